@@ -1,0 +1,68 @@
+"""`bakumat`: one table of commands, each a module in host_tools/commands with
+`add_arguments(parser)` and `run(args) -> exit code` (mpremote's shape).
+
+Modules are imported only when their command runs, so `bakumat --help` stays
+fast and a missing optional dependency only affects its own command.
+"""
+import argparse
+import importlib
+import sys
+
+from host_tools import __version__
+from host_tools.errors import UserError
+
+# name -> (module, one-line help). Keep sorted by how a user meets them.
+COMMANDS = {
+    "demo": ("host_tools.commands.demo", "play the bundled sample game on the simulated mat"),
+    "replay": ("host_tools.commands.replay", "replay an event log or a raw sensor log"),
+    "bench": ("host_tools.commands.bench", "run benchmarks and print their figures"),
+}
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="bakumat", description="BakuMat: electronic Bakugan battle mat tools")
+    parser.add_argument("--version", action="version", version="bakumat " + __version__)
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (modname, helptext) in COMMANDS.items():
+        p = sub.add_parser(name, help=helptext, description=helptext)
+        p.set_defaults(_module=modname)
+        p.set_defaults(_name=name)
+        # Arguments are declared by the module; import it lazily only for the
+        # chosen command (argparse needs them before parsing, so we peek).
+    return parser, sub
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser, sub = build_parser()
+    # Find the chosen command first so only its module is imported.
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    if chosen in COMMANDS:
+        mod = importlib.import_module(COMMANDS[chosen][0])
+        mod.add_arguments(sub.choices[chosen])
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    mod = importlib.import_module(args._module)
+    try:
+        return int(mod.run(args) or 0)
+    except UserError as e:
+        print("bakumat %s: error: %s" % (args._name, e), file=sys.stderr)
+        return e.code
+    except KeyboardInterrupt:
+        print("bakumat: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # never a traceback for the user
+        if args.debug:
+            raise
+        print("bakumat %s: internal error: %s: %s (rerun with --debug for details)"
+              % (args._name, type(e).__name__, e), file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,268 @@
+"""Board definitions: the mat geometry (boards/mats/<mat>.json) merged with a
+board folder's wiring (boards/<board>/wiring.json). Format:
+docs/formats/board-definition-v1.md.
+
+    from host_tools import boards
+    boards.names()            # ["reference", ...]
+    b = boards.load("reference")
+    b["zones"], b["sensors"], b["sensor"], b["rate_hz"], b.get("wiring")
+
+A bare mat is a board too (name = the mat's name, no "wiring"), so the
+simulator and the tests work before any board folder exists. Every problem
+raises BoardError (a UserError) naming the file and the field.
+"""
+import copy
+import json
+import os
+
+from host_tools.errors import UserError
+from host_tools.fwpath import BOARDS_DIR
+
+VERSION = 1
+MATS_DIR = os.path.join(BOARDS_DIR, "mats")
+
+# Keys of `board show --json` in the order the issue lists them; extras follow.
+CORE_KEYS = ("name", "zones", "sensors", "sensor", "sensor_plane_to_card_top_mm", "rate_hz")
+SENSOR_KEYS = ("zero_counts", "counts_per_mT", "max_counts", "noise_counts_rms")
+
+
+class BoardError(UserError):
+    """A board definition is missing or invalid; the message names the file and field."""
+
+
+def _num(v):
+    return type(v) in (int, float)
+
+
+def _read_json(path, what):
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise BoardError("%s: cannot read %s: %s" % (_rel(path), what, e.strerror or e))
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        line = getattr(e, "lineno", None)
+        raise BoardError("%s: line %s: not valid JSON: %s" % (_rel(path), line, getattr(e, "msg", e)))
+
+
+def _rel(path):
+    try:
+        return os.path.relpath(path, os.path.dirname(BOARDS_DIR))
+    except ValueError:
+        return path
+
+
+def _mat_names():
+    try:
+        files = os.listdir(MATS_DIR)
+    except OSError:
+        return []
+    return sorted(f[:-5] for f in files if f.endswith(".json"))
+
+
+def _board_folders():
+    try:
+        entries = os.listdir(BOARDS_DIR)
+    except OSError:
+        return []
+    out = []
+    for e in entries:
+        if e == "mats" or e.startswith("."):
+            continue
+        if os.path.isfile(os.path.join(BOARDS_DIR, e, "wiring.json")):
+            out.append(e)
+    return sorted(out)
+
+
+def names():
+    """Every loadable board: board folders with a wiring.json, plus every bare mat."""
+    return sorted(set(_board_folders()) | set(_mat_names()))
+
+
+def load(name):
+    """The board definition NAME as a fresh dict (see the module docstring)."""
+    if type(name) is not str or not name or "/" in name or "\\" in name or name.startswith("."):
+        raise BoardError("bad board name %r" % (name,))
+    if name in _board_folders():
+        wpath = os.path.join(BOARDS_DIR, name, "wiring.json")
+        wiring = _read_json(wpath, "wiring")
+        if type(wiring) is not dict:
+            raise BoardError("%s: expected a JSON object" % _rel(wpath))
+        mat_name = wiring.get("mat")
+        if type(mat_name) is not str or not mat_name:
+            raise BoardError("%s: missing field 'mat' (the mat this board reads, e.g. \"reference\")" % _rel(wpath))
+        board = load_mat(mat_name)
+        check_wiring(wiring, board, _rel(wpath))
+        board["name"] = name
+        board["mat"] = mat_name
+        board["wiring"] = wiring
+        return board
+    if name in _mat_names():
+        return load_mat(name)
+    raise BoardError("unknown board %r (known: %s)" % (name, ", ".join(names()) or "none"))
+
+
+def load_mat(mat_name):
+    path = os.path.join(MATS_DIR, mat_name + ".json")
+    if not os.path.isfile(path):
+        raise BoardError("unknown mat %r (known: %s)" % (mat_name, ", ".join(_mat_names()) or "none"))
+    raw = _read_json(path, "mat")
+    check_mat(raw, _rel(path))
+    board = {}
+    for k in CORE_KEYS:
+        board[k] = copy.deepcopy(raw[k])
+    board["name"] = mat_name
+    board["mat"] = mat_name
+    for k in raw:
+        if k not in board:
+            board[k] = copy.deepcopy(raw[k])
+    return board
+
+
+def check_mat(m, where):
+    """Validate a mat dict; raise BoardError naming the field."""
+    if type(m) is not dict:
+        raise BoardError("%s: expected a JSON object" % where)
+    v = m.get("version")
+    if v is None:
+        raise BoardError("%s: missing field 'version'" % where)
+    if type(v) is not int or v < 1:
+        raise BoardError("%s: version: expected a positive integer, got %r" % (where, v))
+    if v > VERSION:
+        raise BoardError("%s: board definition version %d is newer than this tool understands (%d); update bakumat"
+                         % (where, v, VERSION))
+    for k in CORE_KEYS:
+        if k not in m:
+            raise BoardError("%s: missing field '%s'" % (where, k))
+    if type(m["name"]) is not str or not m["name"]:
+        raise BoardError("%s: name: expected a non-empty string" % where)
+    for k in ("sensor_plane_to_card_top_mm", "rate_hz"):
+        if not _num(m[k]) or m[k] <= 0:
+            raise BoardError("%s: %s: expected a positive number, got %r" % (where, k, m[k]))
+    s = m["sensor"]
+    if type(s) is not dict:
+        raise BoardError("%s: sensor: expected an object" % where)
+    for k in SENSOR_KEYS:
+        if k not in s:
+            raise BoardError("%s: sensor: missing field '%s'" % (where, k))
+        if not _num(s[k]):
+            raise BoardError("%s: sensor.%s: expected a number, got %r" % (where, k, s[k]))
+    if type(s["max_counts"]) is not int or s["max_counts"] < 1:
+        raise BoardError("%s: sensor.max_counts: expected a positive integer" % where)
+    if not 0 <= s["zero_counts"] <= s["max_counts"]:
+        raise BoardError("%s: sensor.zero_counts: must lie in 0..max_counts" % where)
+    if s["counts_per_mT"] == 0:
+        raise BoardError("%s: sensor.counts_per_mT: must not be 0" % where)
+    if s["noise_counts_rms"] < 0:
+        raise BoardError("%s: sensor.noise_counts_rms: must not be negative" % where)
+    plate = m.get("plate")
+    if plate is not None:
+        if type(plate) is not dict:
+            raise BoardError("%s: plate: expected an object" % where)
+        a = plate.get("attenuation")
+        if not _num(a) or not 0 < a <= 1:
+            raise BoardError("%s: plate.attenuation: expected a number in (0, 1], got %r" % (where, a))
+        sp = plate.get("spread_mm")
+        if not _num(sp) or sp < 0:
+            raise BoardError("%s: plate.spread_mm: expected a number >= 0, got %r" % (where, sp))
+    zones = m["zones"]
+    if type(zones) is not list or not zones:
+        raise BoardError("%s: zones: expected a non-empty list" % where)
+    for i, z in enumerate(zones):
+        w = "%s: zones[%d]" % (where, i)
+        if type(z) is not dict:
+            raise BoardError("%s: expected an object" % w)
+        for k in ("id", "x", "y", "w", "h"):
+            if k not in z:
+                raise BoardError("%s: missing field '%s'" % (w, k))
+            if not _num(z[k]):
+                raise BoardError("%s.%s: expected a number, got %r" % (w, k, z[k]))
+        if z["id"] != i or type(z["id"]) is not int:
+            raise BoardError("%s.id: zones are numbered 0, 1, 2... in order; expected %d, got %r" % (w, i, z["id"]))
+        if z["w"] <= 0 or z["h"] <= 0:
+            raise BoardError("%s: w and h must be positive" % w)
+    for i in range(len(zones)):
+        for j in range(i + 1, len(zones)):
+            a, b = zones[i], zones[j]
+            if a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and \
+                    a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]:
+                raise BoardError("%s: zones %d and %d overlap" % (where, i, j))
+    sensors = m["sensors"]
+    if type(sensors) is not list or not sensors:
+        raise BoardError("%s: sensors: expected a non-empty list" % where)
+    seen_zone = set()
+    for i, sn in enumerate(sensors):
+        w = "%s: sensors[%d]" % (where, i)
+        if type(sn) is not dict:
+            raise BoardError("%s: expected an object" % w)
+        for k in ("ch", "zone", "x", "y"):
+            if k not in sn:
+                raise BoardError("%s: missing field '%s'" % (w, k))
+            if not _num(sn[k]):
+                raise BoardError("%s.%s: expected a number, got %r" % (w, k, sn[k]))
+        if sn["ch"] != i or type(sn["ch"]) is not int:
+            raise BoardError("%s.ch: sensors are listed in channel order 0, 1, 2...; expected %d, got %r"
+                             % (w, i, sn["ch"]))
+        zi = sn["zone"]
+        if type(zi) is not int or not 0 <= zi < len(zones):
+            raise BoardError("%s.zone: no zone %r" % (w, zi))
+        z = zones[zi]
+        if not (z["x"] <= sn["x"] <= z["x"] + z["w"] and z["y"] <= sn["y"] <= z["y"] + z["h"]):
+            raise BoardError("%s: (%s, %s) lies outside its zone %d" % (w, sn["x"], sn["y"], zi))
+        seen_zone.add(zi)
+    for z in zones:
+        if z["id"] not in seen_zone:
+            raise BoardError("%s: zone %d has no sensor" % (where, z["id"]))
+
+
+def check_wiring(wiring, board, where):
+    """Validate a board folder's wiring.json against its mat."""
+    for k in ("adc_pins", "mux_select", "channels"):
+        if k not in wiring:
+            raise BoardError("%s: missing field '%s'" % (where, k))
+        if type(wiring[k]) is not list:
+            raise BoardError("%s: %s: expected a list" % (where, k))
+    n_adc = len(wiring["adc_pins"])
+    n_mux = 1 << len(wiring["mux_select"])
+    chans = wiring["channels"]
+    if len(chans) != len(board["sensors"]):
+        raise BoardError("%s: channels: %d entries but mat %r has %d sensors"
+                         % (where, len(chans), board["name"], len(board["sensors"])))
+    seen = {}
+    for i, c in enumerate(chans):
+        if type(c) is not list or len(c) != 2 or type(c[0]) is not int or type(c[1]) is not int:
+            raise BoardError("%s: channels[%d]: expected [adc_index, mux_input]" % (where, i))
+        if not 0 <= c[0] < n_adc:
+            raise BoardError("%s: channels[%d]: adc_index %d out of range 0..%d" % (where, i, c[0], n_adc - 1))
+        if not 0 <= c[1] < n_mux:
+            raise BoardError("%s: channels[%d]: mux_input %d out of range 0..%d" % (where, i, c[1], n_mux - 1))
+        key = (c[0], c[1])
+        if key in seen:
+            raise BoardError("%s: channels[%d]: same ADC input as channels[%d]" % (where, i, seen[key]))
+        seen[key] = i
+
+
+def public(board):
+    """The `board show --json` view: the issue's fields first, then the extras."""
+    out = {}
+    for k in CORE_KEYS:
+        out[k] = board[k]
+    for k in board:
+        if k not in out:
+            out[k] = board[k]
+    return out
+
+
+def zone_center(board, zone):
+    z = board["zones"][zone]
+    return (z["x"] + z["w"] / 2.0, z["y"] + z["h"] / 2.0)
+
+
+def zone_at(board, x, y):
+    """The zone whose rectangle contains (x, y), else None."""
+    for z in board["zones"]:
+        if z["x"] <= x <= z["x"] + z["w"] and z["y"] <= y <= z["y"] + z["h"]:
+            return z["id"]
+    return None

@@ -1,0 +1,1 @@
+"""Game modes: one module each, imported only when a game of that mode starts."""

@@ -1,0 +1,87 @@
+"""Hardware layer: the ONE place per board where hardware objects are built.
+
+`hw.esp32.build(board_def)` (real board) and `hw.vboard.build(board_def, ...)`
+(unix-port virtual board) each return a `hw.Board`; everything else in the
+firmware receives the objects from it and only calls them. Tests build a
+Board from the fakes in tests/fakes (tests/firmware/hwkit.py).
+
+A Board has:
+    clock      time-like object: ticks_ms ticks_us ticks_diff ticks_add sleep_ms
+    scanner    hw.mux.MuxScanner: .n channels, .frame array('H'), .scan()
+    strip      hw.strip.Strip over a NeoPixel, or None
+    buzzer     PWM object (freq(), duty_u16()), or None
+    buttons    [(name, Pin)] active-low push buttons (may be empty)
+    port       serial link port (hw.stdio.StdioPort on boards)
+    idle(ms)   wait up to ms, returning early when serial input arrives
+    wdt_start(timeout_ms) -> object with feed(); wdt_park() keeps it fed
+               outside the app (REPL after Ctrl-C); see docs/runtime.md
+    reset_cause  "power" | "hard" | "wdt" | "soft" | "deepsleep" | "unknown"
+    reset()    hard reset
+    fs_root    directory prefix for stored state ("" = current directory)
+"""
+
+
+class Board:
+    def __init__(self, clock, scanner, port, strip=None, buzzer=None, buttons=None,
+                 idle=None, wdt_factory=None, wdt_park=None, reset_cause="unknown",
+                 reset=None, fs_root="", name="board", tx_budget=512):
+        self.clock = clock
+        self.scanner = scanner
+        self.port = port
+        self.strip = strip
+        self.buzzer = buzzer
+        self.buttons = buttons or []
+        self._idle = idle
+        self._wdt_factory = wdt_factory
+        self._wdt_park = wdt_park
+        self.wdt = None
+        self.reset_cause = reset_cause
+        self._reset = reset
+        self.fs_root = fs_root
+        self.name = name
+        self.tx_budget = tx_budget   # bytes the link may write per loop tick
+
+    def idle(self, ms):
+        if self._idle is not None:
+            self._idle(ms)
+        elif ms > 0:
+            self.clock.sleep_ms(ms)
+
+    def wdt_start(self, timeout_ms):
+        if self.wdt is None and self._wdt_factory is not None:
+            self.wdt = self._wdt_factory(timeout_ms)
+        return self.wdt
+
+    def wdt_park(self):
+        if self.wdt is not None and self._wdt_park is not None:
+            self._wdt_park(self.wdt)
+
+    def reset(self):
+        if self._reset is not None:
+            self._reset()
+
+
+# machine.reset_cause() values are the same on every port that has them.
+_CAUSES = {1: "power", 2: "hard", 3: "wdt", 4: "deepsleep", 5: "soft"}
+
+
+def cause_name(code):
+    return _CAUSES.get(code, "unknown")
+
+
+def adc_shift(max_counts):
+    """Right shift turning read_u16() (0..65535) into the board's counts
+    (0..max_counts, a power of two minus one)."""
+    bits = 0
+    m = max_counts
+    while m > 0:
+        bits += 1
+        m >>= 1
+    return max(0, 16 - bits)
+
+
+def wiring_of(board_def):
+    w = board_def.get("wiring")
+    if w is None:
+        raise ValueError("board definition has no wiring (needs a board folder, not a bare mat)")
+    return w

@@ -1,0 +1,71 @@
+"""Builds the hardware of an ESP32 BakuMat from the board definition (the
+merged mat + wiring dict that the host deploys as board.json). The only
+module that constructs machine/neopixel objects for the real board."""
+import machine
+
+import hw
+from hw.mux import MuxScanner
+from hw.strip import Strip
+from hw.stdio import StdioPort
+
+
+def build(board_def, clock=None, port=None):
+    """clock: the `time` module on the board; port: the serial link port
+    (StdioPort on the board; tests pass a fake clock and port)."""
+    if clock is None:
+        import time as clock
+    w = hw.wiring_of(board_def)
+    transfer = board_def.get("transfer", {})
+    shift = hw.adc_shift(transfer.get("max_counts", 4095))
+    adcs = []
+    for p in w["adc_pins"]:
+        adc = machine.ADC(machine.Pin(p), atten=machine.ADC.ATTN_11DB)
+        adcs.append(adc)
+    selects = [machine.Pin(p, machine.Pin.OUT, value=0) for p in w.get("mux_select", [])]
+    channels = [(c[0], c[1]) for c in w["channels"]]
+    scanner = MuxScanner(adcs, selects, channels, shift)
+
+    strip = None
+    led = w.get("led")
+    if led and led.get("count", 0) > 0:
+        import neopixel
+        strip = Strip(neopixel.NeoPixel(machine.Pin(led["pin"], machine.Pin.OUT), led["count"]))
+
+    buzzer = None
+    bz = w.get("buzzer")
+    if bz and bz.get("pin") is not None:
+        buzzer = machine.PWM(machine.Pin(bz["pin"]), freq=1000, duty_u16=0)
+
+    buttons = []
+    for i, b in enumerate(w.get("buttons", [])):
+        if isinstance(b, dict):
+            name, pin = b.get("name", "b%d" % i), b["pin"]
+        else:
+            name, pin = "b%d" % i, b
+        buttons.append((name, machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)))
+
+    if port is None:
+        port = StdioPort()
+
+    def idle(ms):
+        if ms > 0:
+            port.wait(ms)
+
+    period = [1000]
+
+    def wdt_factory(timeout_ms):
+        period[0] = max(50, timeout_ms // 3)
+        return machine.WDT(timeout=timeout_ms)
+
+    def wdt_park(wdt):
+        # Keep the (unstoppable) watchdog fed while the REPL has the board
+        # after Ctrl-C. A soft reset stops this timer: use maintenance mode
+        # for deploys (docs/runtime.md).
+        t = machine.Timer(0)
+        t.init(period=period[0], mode=machine.Timer.PERIODIC, callback=lambda _t: wdt.feed())
+
+    return hw.Board(clock, scanner, port, strip=strip, buzzer=buzzer, buttons=buttons,
+                    idle=idle, wdt_factory=wdt_factory, wdt_park=wdt_park,
+                    reset_cause=hw.cause_name(machine.reset_cause()),
+                    reset=machine.reset, fs_root="", name=board_def.get("name", "esp32"),
+                    tx_budget=w.get("tx_budget", 256))

@@ -1,0 +1,91 @@
+"""The physical side of a fake board, for tests. TEST CODE: DO NOT UPLOAD TO
+A BOARD.
+
+FakeMat routes per-channel sensor counts through the multiplexer, as the
+wiring says: reading ADC pin P returns the value of the channel wired to
+(P's adc index, the mux input the select pins currently choose), so a scanner
+that sets the wrong select pins reads the wrong channel. Unwired inputs
+float (read `floating`).
+
+FakePort is the host end of the USB serial: the firmware sees any(),
+wait(ms), read_into(buf, n), write(data); the test writes with host_send()
+and reads what the board wrote with host_take().
+"""
+from fakes import machine as _machine
+
+
+class FakeMat:
+    def __init__(self, wiring, shift=4, floating=12345, world=None):
+        self.world = world or _machine.world
+        self.shift = shift
+        self.floating = floating
+        self.selects = list(wiring.get("mux_select", []))
+        chans = wiring["channels"]
+        self.values = [0] * len(chans)
+        self.dead = {}            # channel -> stuck value
+        self.route = {}
+        for ch in range(len(chans)):
+            a, m = chans[ch][0], chans[ch][1]
+            self.route[(a, m)] = ch
+        for a, pin in enumerate(wiring["adc_pins"]):
+            self.world.adc_sources[pin] = self._source(a)
+
+    def _source(self, a):
+        def read():
+            m = 0
+            for k in range(len(self.selects)):
+                m |= self.world.pin(self.selects[k]).out << k
+            ch = self.route.get((a, m))
+            if ch is None:
+                return self.floating
+            if ch in self.dead:
+                return self.dead[ch] << self.shift
+            return self.values[ch] << self.shift
+        return read
+
+    def set(self, counts):
+        for i in range(len(counts)):
+            self.values[i] = counts[i]
+
+
+class FakePort:
+    def __init__(self, clock, rx_limit=1 << 20):
+        self.clock = clock
+        self.rx = bytearray()     # host -> board, not yet read
+        self.tx = bytearray()     # board -> host, not yet taken
+        self.rx_bytes = 0
+        self.tx_bytes = 0
+        self.tx_log = []          # (t_ms, bytes) of every write
+
+    # board side
+    def any(self):
+        return len(self.rx) > 0
+
+    def wait(self, ms):
+        if self.rx:
+            return True
+        if ms > 0:
+            self.clock.sleep_ms(ms)
+        return len(self.rx) > 0
+
+    def read_into(self, buf, maxn):
+        n = min(maxn, len(self.rx))
+        for i in range(n):
+            buf[i] = self.rx[i]
+        del self.rx[:n]
+        self.rx_bytes += n
+        return n
+
+    def write(self, data):
+        self.tx += data
+        self.tx_bytes += len(data)
+        self.tx_log.append((self.clock.now_ms(), bytes(data)))
+
+    # host side
+    def host_send(self, data):
+        self.rx += data
+
+    def host_take(self):
+        d = bytes(self.tx)
+        self.tx = bytearray()
+        return d

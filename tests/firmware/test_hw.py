@@ -1,0 +1,108 @@
+"""Hardware layer against the stateful fakes (CPython and micropython)."""
+try:
+    import unittest
+except ImportError:
+    import mpunit as unittest
+
+import fakes
+from fakes.board import FakeMat, FakePort
+
+WIRING = {
+    "mcu": "esp32",
+    "adc_pins": [36, 39],
+    "mux_select": [13, 14, 15],
+    # 11 channels: adc 0 on all 8 inputs, adc 1 on inputs 0..2
+    "channels": [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [0, 6], [0, 7],
+                 [1, 0], [1, 1], [1, 2]],
+    "led": {"pin": 5, "count": 6, "max_brightness": 128, "budget_ma": 200},
+    "buzzer": {"pin": 4},
+    "buttons": [{"name": "p1", "pin": 32}, 33],
+}
+
+
+def board_def():
+    return {"name": "test", "rate_hz": 50, "transfer": {"max_counts": 4095}, "wiring": WIRING}
+
+
+class TestEsp32Build(unittest.TestCase):
+    def setUp(self):
+        self.world = fakes.install()
+        self.mat = FakeMat(WIRING)
+        self.port = FakePort(self.world.clock)
+        import hw.esp32
+        self.b = hw.esp32.build(board_def(), clock=self.world.clock, port=self.port)
+
+    def tearDown(self):
+        fakes.uninstall()
+
+    def test_scan_reads_each_channel_through_the_mux(self):
+        vals = [100 + 37 * i for i in range(11)]
+        self.mat.set(vals)
+        f = self.b.scanner.scan()
+        self.assertEqual(list(f), vals)
+        vals2 = [4095 - v for v in vals]
+        self.mat.set(vals2)
+        self.assertEqual(list(self.b.scanner.scan()), vals2)
+
+    def test_gray_order_changes_one_select_pin_per_step(self):
+        before = [self.world.pin(p).writes for p in WIRING["mux_select"]]
+        self.b.scanner.scan()
+        after = [self.world.pin(p).writes for p in WIRING["mux_select"]]
+        # 8 mux inputs -> 8 steps, one pin change each (cyclic Gray code)
+        self.assertEqual(sum(after) - sum(before), 8)
+
+    def test_buttons_read_active_low_with_pullup(self):
+        names = [n for n, p in self.b.buttons]
+        self.assertEqual(names, ["p1", "b1"])
+        pin = self.b.buttons[0][1]
+        self.assertEqual(pin.value(), 1)
+        pin.drive(0)
+        self.assertEqual(pin.value(), 0)
+
+    def test_strip_and_buzzer_built_from_definition(self):
+        self.assertEqual(self.b.strip.n, 6)
+        self.b.strip.set(2, 10, 20, 30)
+        self.b.strip.write()
+        np = self.world.neopixels[0]
+        self.assertEqual(np.shown(2), (10, 20, 30))
+        self.assertEqual(np.buf[6:9], bytearray([20, 10, 30]))  # GRB on the wire
+        self.assertFalse(self.b.buzzer.sounding())
+
+    def test_reset_cause_and_watchdog(self):
+        self.assertEqual(self.b.reset_cause, "power")
+        wdt = self.b.wdt_start(1000)
+        clock = self.world.clock
+        for i in range(5):
+            clock.advance(900)
+            wdt.feed()
+        import machine
+        with self.assertRaises(machine.WatchdogReset):
+            clock.advance(1001)
+        self.assertEqual(machine.reset_cause(), machine.WDT_RESET)
+
+    def test_parked_watchdog_is_fed_by_timer(self):
+        wdt = self.b.wdt_start(900)
+        self.b.wdt_park()
+        self.world.clock.advance(5000)  # would fire without the timer
+        self.assertGreater(wdt.feeds, 10)
+
+
+class TestMuxValidation(unittest.TestCase):
+    def test_rejects_channel_beyond_select_pins(self):
+        from hw.mux import MuxScanner
+
+        class P:
+            def value(self, v=None):
+                pass
+        with self.assertRaises(ValueError):
+            MuxScanner([object()], [P()], [(0, 0), (0, 2)])
+
+    def test_adc_shift(self):
+        import hw
+        self.assertEqual(hw.adc_shift(4095), 4)
+        self.assertEqual(hw.adc_shift(65535), 0)
+        self.assertEqual(hw.adc_shift(1023), 6)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -38,7 +38,7 @@ RAW_FIELDS = {
 
 class LogError(Exception):
     def __init__(self, line, msg):
-        Exception.__init__(self, "line %d: %s" % (line, msg))
+        super().__init__("line %d: %s" % (line, msg))
         self.line = line
         self.msg = msg
 

@@ -21,7 +21,7 @@ WIRING = {
 
 
 def board_def():
-    return {"name": "test", "rate_hz": 50, "transfer": {"max_counts": 4095}, "wiring": WIRING}
+    return {"name": "test", "rate_hz": 50, "sensor": {"max_counts": 4095}, "wiring": WIRING}
 
 
 class TestEsp32Build(unittest.TestCase):

@@ -1,0 +1,108 @@
+"""`bakumat replay` on good and bad event logs, as a user runs it."""
+import json
+import os
+import subprocess
+
+import pytest
+
+from mptools import tool
+
+SAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "host_tools", "samples", "official.ndjson")
+
+
+def bakumat(*args):
+    return subprocess.run([tool("bakumat")] + list(args), capture_output=True, text=True, timeout=60)
+
+
+def sample_lines():
+    with open(SAMPLE) as f:
+        return f.read().splitlines()
+
+
+def test_sample_transcript_and_json():
+    r = bakumat("replay", SAMPLE)
+    assert r.returncode == 0, r.stderr
+    assert "Runo WINS" in r.stdout
+    r = bakumat("replay", "--json", SAMPLE)
+    out = [json.loads(line) for line in r.stdout.splitlines()]
+    end = out[-1]
+    assert end["ev"] == "end" and end["winner"] == 1
+    assert end["captured"] == [["runo-gold", "dan-silver"], ["dan-gold", "runo-silver", "runo-copper"]]
+    battles = [o for o in out if o["ev"] == "battle"]
+    assert [b["winner"] for b in battles] == ["tigrerra", "falconeer", "drago", "gargonoid"]
+    assert battles[1]["power"] == {"falconeer": 460, "saurus": 280}
+    rejects = [o for o in out if o["ev"] == "reject"]
+    assert [r["t"] for r in rejects] == [60000, 66000]
+
+
+def test_demo_runs():
+    r = bakumat("demo")
+    assert r.returncode == 0 and "WINS" in r.stdout
+
+
+def write(tmp_path, lines, end="\n"):
+    p = tmp_path / "bad.ndjson"
+    p.write_text("\n".join(lines) + end)
+    return str(p)
+
+
+def header_line(**changes):
+    h = json.loads(sample_lines()[0])
+    h.update(changes)
+    return json.dumps(h)
+
+
+BAD = [
+    ("not json", lambda L: L[:3] + ["{not json"] + L[3:], "line 4: not valid JSON"),
+    ("missing field", lambda L: L[:3] + ['{"t": 3000, "ev": "land", "bakugan": "drago"}'] + L[3:],
+     "line 4: land event: missing field 'zone'"),
+    ("unknown event", lambda L: L[:3] + ['{"t": 3000, "ev": "teleport"}'] + L[3:], "line 4: unknown event \"teleport\""),
+    ("unknown bakugan", lambda L: L[:3] + ['{"t": 3000, "ev": "land", "zone": 1, "bakugan": "nemo"}'] + L[3:],
+     "line 4: land event: unknown Bakugan 'nemo'"),
+    ("unknown gate", lambda L: L[:2] + ['{"t": 300, "ev": "gate", "player": 1, "gate": "zzz", "zone": 2}'] + L[2:],
+     "line 3: gate event: unknown gate card 'zzz'"),
+    ("time backwards", lambda L: L[:3] + ['{"t": 5, "ev": "resolve"}'] + L[3:], "line 4: time goes backwards: t=5 after t=400"),
+    ("newer version", lambda L: [header_line(version=2)] + L[1:], "line 1: log format version 2 is newer"),
+    ("not a log", lambda L: ['{"hello": 1}'] + L[1:], "line 1: not a BakuMat events log"),
+    ("bad header player", lambda L: [L[0].replace('"g": 450', '"g": "lots"')] + L[1:],
+     "line 1: players[0].bakugan[0].g: expected an integer"),
+    ("unknown mode", lambda L: [header_line(mode="chess")] + L[1:], "line 1: header.mode: unknown mode 'chess'"),
+    ("empty", lambda L: [], "empty log"),
+]
+
+
+@pytest.mark.parametrize("name,mutate,message", BAD, ids=[b[0] for b in BAD])
+def test_bad_logs_name_the_line_without_traceback(tmp_path, name, mutate, message):
+    path = write(tmp_path, mutate(sample_lines()))
+    for args in (("replay", path), ("replay", "--json", path)):
+        r = bakumat(*args)
+        assert r.returncode != 0
+        assert "Traceback" not in r.stderr
+        assert message in r.stderr, r.stderr
+
+
+def test_truncated_last_line(tmp_path):
+    lines = sample_lines()
+    lines[-1] = lines[-1][:20]
+    r = bakumat("replay", write(tmp_path, lines, end=""))
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "line %d: truncated last line" % len(lines) in r.stderr
+
+
+def test_last_line_without_newline_is_fine(tmp_path):
+    r = bakumat("replay", write(tmp_path, sample_lines(), end=""))
+    assert r.returncode == 0, r.stderr
+
+
+def test_missing_file_and_bad_utf8(tmp_path):
+    r = bakumat("replay", str(tmp_path / "nope.ndjson"))
+    assert r.returncode != 0 and "no such file" in r.stderr and "Traceback" not in r.stderr
+    p = tmp_path / "bin.ndjson"
+    p.write_bytes(sample_lines()[0].encode() + b"\n\xff\xfe\n")
+    r = bakumat("replay", str(p))
+    assert r.returncode != 0 and "line 2: not valid UTF-8" in r.stderr
+
+
+def test_sensed_needs_a_raw_log():
+    r = bakumat("replay", "--sensed", SAMPLE)
+    assert r.returncode != 0 and "needs a raw sensor log" in r.stderr

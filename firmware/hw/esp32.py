@@ -15,7 +15,7 @@ def build(board_def, clock=None, port=None):
     if clock is None:
         import time as clock
     w = hw.wiring_of(board_def)
-    transfer = board_def.get("transfer", {})
+    transfer = board_def.get("sensor", {})
     shift = hw.adc_shift(transfer.get("max_counts", 4095))
     adcs = []
     for p in w["adc_pins"]:

@@ -27,7 +27,7 @@ def board(nzones=2, noise=3, rate=50):
         "sensor": {"zero_counts": ZERO, "counts_per_mT": 80, "max_counts": MAXC, "noise_counts_rms": noise},
         "sensor_plane_to_card_top_mm": 3,
         "rate_hz": rate,
-        "sense": {"height_mm": 12.0},
+        "sense": {"height_mm": 9.0},
     }
 
 
@@ -60,7 +60,7 @@ class Noise:
 class Scene:
     """Magnets on the board -> frames. magnets: dict name -> (m, x, y)."""
 
-    def __init__(self, b, seed=1, h=12.0):
+    def __init__(self, b, seed=1, h=9.0):
         self.b = b
         self.h = h
         self.magnets = {}

@@ -1,0 +1,60 @@
+"""A match: the sensing pipeline wired to the referee.
+
+    import referee
+    from match import Match
+    g = referee.new_game(header, referee_sink)
+    m = Match(board_def, g, sensed_sink)
+    m.frame(adc_frame, t_ms)       # every frame
+    m.control(ev)                  # gate, miss, ability, resolve, choose, register
+
+Sensed landings become referee `land` events; identification asks the
+referee who may land now (`g.expects()`), so only the current player's
+usable Bakugan are candidates. `register {bakugan, zone}` teaches the
+pipeline the next Bakugan that settles on that zone; that landing is a
+lesson, not a throw, and is not passed to the referee. Every sensed event
+(land, leave, fault) also goes to `sink` when one is given.
+
+The board (firmware main loop), raw-log replay and the tests all drive this
+same object.
+"""
+from sense.pipeline import Pipeline
+
+CONTROLS = ("gate", "miss", "ability", "resolve", "choose")
+
+
+class Match:
+    def __init__(self, board, game, sink=None, use_context=True, params=None):
+        self.game = game
+        self.sink = sink
+        self.use_context = use_context
+        self.pipeline = Pipeline(board, self._sensed, self._context if use_context else None, params)
+        self.zones = set(self.pipeline.zone_ids)
+
+    def _context(self):
+        player, ids = self.game.expects()
+        return ids
+
+    def frame(self, frame, t):
+        self.pipeline.feed(frame, t)
+
+    def control(self, ev):
+        """Apply a control event; returns the referee's verdict (True if
+        accepted), True for an accepted register, False for a bad one."""
+        kind = ev.get("ev")
+        if kind == "register":
+            b = ev.get("bakugan")
+            z = ev.get("zone")
+            if type(b) is not str or not b or type(z) is not int or z not in self.zones:
+                return False
+            self.pipeline.register(b, z)
+            return True
+        return self.game.feed(ev)
+
+    def finish(self, t=None):
+        self.game.finish(t)
+
+    def _sensed(self, ev):
+        if self.sink is not None:
+            self.sink(ev)
+        if ev["ev"] == "land" and not ev.get("learned") and ev["bakugan"] is not None:
+            self.game.feed({"t": ev["t"], "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]})

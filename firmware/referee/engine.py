@@ -40,6 +40,9 @@ INPUTS = ("gate", "land", "miss", "ability", "resolve", "choose")
 
 class Engine:
     MODE = "official"
+    # Input events this mode accepts; each has a handler on_<ev>. Modes that
+    # add control events extend it: INPUTS = Engine.INPUTS + ("trap",).
+    INPUTS = INPUTS
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
     OPENING_GATES = 1  # gates each player places before the first throw
@@ -126,7 +129,7 @@ class Engine:
         try:
             if self.phase == OVER:
                 raise Reject("the game is over")
-            if kind not in INPUTS:
+            if kind not in self.INPUTS:
                 raise Reject("unknown event %r" % (kind,))
             if self.battle is not None and kind != "ability" and kind != "resolve":
                 snap = self._save()

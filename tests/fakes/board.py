@@ -72,7 +72,7 @@ class FakePort:
         n = min(maxn, len(self.rx))
         for i in range(n):
             buf[i] = self.rx[i]
-        del self.rx[:n]
+        self.rx = self.rx[n:]
         self.rx_bytes += n
         return n
 

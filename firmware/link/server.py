@@ -1,0 +1,135 @@
+"""Board side of the serial link: bounded work per loop tick.
+
+service(deadline) reads the port only until `deadline` (a ticks_ms value)
+or `rx_budget` bytes, whichever comes first, and stops reading while
+`max_inbox` decoded messages wait; the app takes at most a few messages per
+tick with next(). Replies and events go to a TX ring drained by
+flush(budget) with a byte budget per tick, so neither a burst of input nor a
+slow host can hold up the scan. Bulk frames (raw sensor frames) are queued
+only while the ring is less than half full; when the ring is full a frame
+is dropped and counted (reported by the health query).
+"""
+from link.codec import Decoder, encode, encode_json, MAX_LEN
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+_ERR_PER_S = const(4)
+
+
+class Link:
+    def __init__(self, port, clock, rx_budget=256, tx_size=4096, max_inbox=4, max_len=MAX_LEN):
+        self.port = port
+        self.clock = clock
+        self.rx_budget = rx_budget
+        self.max_inbox = max_inbox
+        self.dec = Decoder(self._on_frame, self._on_error, max_len)
+        self._chunk = bytearray(32)
+        self.inbox = []
+        self.tx = bytearray(tx_size)
+        self._head = 0      # next byte to send
+        self._len = 0       # bytes queued
+        self.seq = 0
+        self.tx_drops = 0
+        self.err_sent = 0
+        self.err_dropped = 0
+        self._err_window = 0
+        self._err_count = 0
+        self._quiet_ms = 500
+
+    # ----------------------------------------------------------- input
+    def service(self, deadline):
+        clock = self.clock
+        port = self.port
+        got = 0
+        chunk = self._chunk
+        while got < self.rx_budget and len(self.inbox) < self.max_inbox:
+            if clock.ticks_diff(deadline, clock.ticks_ms()) <= 0:
+                break
+            n = port.read_into(chunk, min(len(chunk), self.rx_budget - got))
+            if n == 0:
+                break
+            got += n
+            self.dec.feed(chunk, n, clock.ticks_ms())
+        if got == 0 and self.dec.pending():
+            if clock.ticks_diff(clock.ticks_ms(), self.dec.last_byte) > self._quiet_ms:
+                self.dec.expire()
+        return got
+
+    def next(self):
+        """The oldest decoded message (seq, type, body), or None."""
+        if self.inbox:
+            return self.inbox.pop(0)
+        return None
+
+    def _on_frame(self, seq, typ, body):
+        self.inbox.append((seq, typ, body))
+
+    def _on_error(self, code, seq, detail):
+        self.error(seq, code, detail)
+
+    # ----------------------------------------------------------- output
+    def error(self, seq, code, detail):
+        now = self.clock.ticks_ms()
+        if self.clock.ticks_diff(now, self._err_window) >= 1000:
+            self._err_window = now
+            self._err_count = 0
+        if self._err_count >= _ERR_PER_S:
+            self.err_dropped += 1
+            return
+        self._err_count += 1
+        self.err_sent += 1
+        self._put(encode(0 if seq is None else seq, "err", {"code": code, "msg": detail}))
+
+    def reply(self, seq, typ, body):
+        return self._put(encode(seq, typ, body))
+
+    def send(self, typ, body, bulk=False):
+        """An unsolicited frame with the board's own sequence number."""
+        if bulk and self._len * 2 > len(self.tx):
+            self.tx_drops += 1
+            return False
+        self.seq = (self.seq + 1) & 0xFFFF
+        return self._put(encode(self.seq, typ, body))
+
+    def send_json(self, typ, text):
+        """Like send() with a body that is JSON text already."""
+        self.seq = (self.seq + 1) & 0xFFFF
+        return self._put(encode_json(self.seq, typ, text))
+
+    def _put(self, data):
+        size = len(self.tx)
+        n = len(data)
+        if n > size - self._len:
+            self.tx_drops += 1
+            return False
+        tail = (self._head + self._len) % size
+        first = min(n, size - tail)
+        self.tx[tail:tail + first] = data[:first] if first < n else data
+        if first < n:
+            self.tx[0:n - first] = data[first:]
+        self._len += n
+        return True
+
+    def pending_tx(self):
+        return self._len
+
+    def flush(self, budget):
+        """Write up to budget queued bytes to the port; return how many."""
+        sent = 0
+        size = len(self.tx)
+        while self._len and sent < budget:
+            n = min(self._len, size - self._head, budget - sent)
+            self.port.write(memoryview(self.tx)[self._head:self._head + n])
+            self._head = (self._head + n) % size
+            self._len -= n
+            sent += n
+        return sent
+
+    def drain_all(self):
+        """Write everything queued (before a reset)."""
+        while self._len:
+            self.flush(self._len)

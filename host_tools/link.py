@@ -1,0 +1,136 @@
+"""Host side of the BakuMat serial protocol v1 (docs/formats/serial-protocol-v1.md).
+
+Uses the firmware's own codec (firmware/link/codec.py) so both ends frame
+and check bytes identically.
+
+    from host_tools.link import open_link
+    with open_link("socket://127.0.0.1:7000") as link:     # or a serial port / pty path
+        link.request("cfg", header)
+        link.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})
+        for seq, typ, body in link.take("game"): ...
+
+Text outside frames (REPL output, prints) collects in link.console.
+"""
+import collections
+import time
+
+from host_tools import fwpath
+from host_tools.errors import UserError
+
+fwpath.ensure()
+from link import codec  # noqa: E402  (firmware module)
+
+REPLIES = ("ack", "err", "pong", "version", "health", "state")
+
+
+class LinkError(UserError):
+    """The board did not answer, or answered with an error."""
+
+    def __init__(self, message, code=None, body=None):
+        super().__init__(message)
+        self.err_code = code
+        self.body = body
+
+
+class HostLink:
+    def __init__(self, stream, max_len=1 << 20):
+        """stream: an open pyserial port (serial_for_url works for
+        socket://host:port and for a pty path)."""
+        self.stream = stream
+        self.inbox = collections.deque()
+        self.decode_errors = []
+        self.dec = codec.Decoder(self._on_frame, self._on_error, max_len=max_len, keep_text=True)
+        self._seq = 0
+        self.last_board_seq = None
+        self.lost = 0
+
+    # --------------------------------------------------------------- io
+    def close(self):
+        self.stream.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        self.close()
+
+    @property
+    def console(self):
+        return bytes(self.dec.text).decode("utf-8", "replace")
+
+    def write_raw(self, data):
+        self.stream.write(data)
+        self.stream.flush()
+
+    def send(self, typ, body=None):
+        self._seq = (self._seq % 65535) + 1
+        self.write_raw(codec.encode(self._seq, typ, {} if body is None else body))
+        return self._seq
+
+    def pump(self, timeout=0.05):
+        """Read whatever arrives within timeout; return bytes read."""
+        self.stream.timeout = timeout
+        data = self.stream.read(4096)
+        if data:
+            self.dec.feed(data)
+            while True:
+                self.stream.timeout = 0
+                more = self.stream.read(4096)
+                if not more:
+                    break
+                self.dec.feed(more)
+                data += more
+        return len(data or b"")
+
+    def _on_frame(self, seq, typ, body):
+        if typ not in REPLIES:
+            if self.last_board_seq is not None:
+                gap = (seq - self.last_board_seq - 1) % 65536
+                self.lost += gap
+            self.last_board_seq = seq
+        self.inbox.append((seq, typ, body))
+
+    def _on_error(self, code, seq, detail):
+        self.decode_errors.append((code, detail))
+
+    # ---------------------------------------------------------- helpers
+    def wait_for(self, pred, timeout=5.0):
+        """First inbox frame (seq, type, body) satisfying pred, removed from
+        the inbox (frames before it stay); LinkError on timeout."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for i, fr in enumerate(self.inbox):
+                if pred(fr):
+                    del self.inbox[i]
+                    return fr
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise LinkError("no answer from the board within %.1f s" % timeout)
+            self.pump(min(0.05, left))
+
+    def request(self, typ, body=None, timeout=5.0, check=True):
+        """Send a request and return (reply type, reply body). An `err`
+        reply raises LinkError when check is true."""
+        seq = self.send(typ, body)
+        _, rtyp, rbody = self.wait_for(lambda f: f[0] == seq and f[1] in REPLIES, timeout)
+        if check and rtyp == "err":
+            raise LinkError("board refused %s: %s: %s" % (typ, rbody.get("code"), rbody.get("msg")),
+                            rbody.get("code"), rbody)
+        return rtyp, rbody
+
+    def take(self, typ=None):
+        """Remove and return the inbox frames (of one type if given)."""
+        out = [f for f in self.inbox if typ is None or f[1] == typ]
+        self.inbox = collections.deque(f for f in self.inbox if not (typ is None or f[1] == typ))
+        return out
+
+
+def open_link(port, baudrate=115200, timeout=0.05):
+    """HostLink over a serial port name, a pty path or a pyserial URL
+    (socket://127.0.0.1:PORT for the virtual board)."""
+    import serial
+    try:
+        s = serial.serial_for_url(port, baudrate=baudrate, timeout=timeout)
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise LinkError("cannot open %s: %s" % (port, e))
+    return HostLink(s)

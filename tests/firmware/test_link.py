@@ -1,0 +1,231 @@
+"""Serial protocol v1 codec and the board-side link (CPython and micropython)."""
+try:
+    import unittest
+except ImportError:
+    import mpunit as unittest
+
+from link import codec
+from link.codec import Decoder, encode, crc16
+from link.server import Link
+
+
+class Rec:
+    def __init__(self, max_len=codec.MAX_LEN):
+        self.frames = []
+        self.errors = []
+        self.d = Decoder(self.on_frame, self.on_error, max_len)
+
+    def on_frame(self, seq, typ, body):
+        self.frames.append((seq, typ, body))
+
+    def on_error(self, code, seq, detail):
+        self.errors.append(code)
+
+
+class Lcg:
+    def __init__(self, seed):
+        self.x = seed
+
+    def next(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 8) % n
+
+
+class TestCodec(unittest.TestCase):
+    def test_crc_check_value(self):
+        self.assertEqual(crc16(b"123456789"), 0x29B1)   # CRC-16/CCITT-FALSE
+
+    def test_roundtrip(self):
+        r = Rec()
+        bodies = [{}, {"ev": "gate", "player": 0, "gate": "dan gold", "zone": 6}, [1, 2, 3], "text with spaces", 0,
+                  {"name": "\u00e9l\u00e8ve"}]
+        for i in range(len(bodies)):
+            r.d.feed(encode(i * 1000, "ctl", bodies[i]))
+        self.assertEqual(r.errors, [])
+        self.assertEqual([f[2] for f in r.frames], bodies)
+        self.assertEqual([f[0] for f in r.frames], [i * 1000 for i in range(len(bodies))])
+
+    def test_frame_is_printable_and_free_of_ctrl_c(self):
+        f = encode(65535, "cfg", {"a": "x\u0003y", "b": "\n"})
+        self.assertEqual(f[0], 0x1E)
+        self.assertEqual(f[-1], 10)
+        for b in f[1:-1]:
+            self.assertTrue(32 <= b < 127, "byte %d" % b)
+
+    def test_resync_after_garbage(self):
+        r = Rec()
+        r.d.feed(b"MicroPython v1.29\r\n>>> \xff\xfe\x00\x01 print('x')\r\n" + encode(1, "ping", {}))
+        self.assertEqual(r.frames, [(1, "ping", {})])
+        self.assertEqual(r.errors, [])
+        self.assertGreater(r.d.garbage, 20)
+
+    def test_checksum_mismatch_is_reported_and_dropped(self):
+        r = Rec()
+        f = bytearray(encode(5, "ctl", {"ev": "resolve"}))
+        f[12] ^= 1
+        r.d.feed(bytes(f) + encode(6, "ctl", {"ev": "resolve"}))
+        self.assertEqual(r.errors, ["checksum"])
+        self.assertEqual([x[0] for x in r.frames], [6])
+
+    def test_truncated_frame_then_good_one(self):
+        r = Rec()
+        f = encode(9, "cfg", {"players": []})
+        r.d.feed(f[:15] + encode(10, "ping", {}))
+        self.assertEqual(r.errors, ["truncated"])
+        self.assertEqual(r.frames, [(10, "ping", {})])
+
+    def test_quiet_line_expires_partial_frame(self):
+        r = Rec()
+        r.d.feed(encode(9, "ping", {})[:8])
+        self.assertTrue(r.d.pending())
+        r.d.expire()
+        self.assertEqual(r.errors, ["truncated"])
+        r.d.feed(b"rest of it\n" + encode(3, "ping", {}))
+        self.assertEqual(r.frames, [(3, "ping", {})])
+
+    def test_oversized_dropped_then_good_one(self):
+        r = Rec(max_len=64)
+        r.d.feed(encode(1, "cfg", {"x": "y" * 200}) + encode(2, "ping", {}))
+        self.assertEqual(r.errors, ["oversized"])
+        self.assertEqual(r.frames, [(2, "ping", {})])
+
+    def test_bad_fields(self):
+        r = Rec()
+        def raw(core):
+            c = crc16(core)
+            return b"\x1e" + core + ("%04x" % c).encode() + b"\n"
+        r.d.feed(raw(b"B2 1 ping {} "))
+        r.d.feed(raw(b"B1 x ping {} "))
+        r.d.feed(raw(b"B1 1 PING {} "))
+        r.d.feed(raw(b"B1 1 ping {nope "))
+        r.d.feed(raw(b"B1 99999 ping {} "))
+        r.d.feed(b"\x1eB1 1 ping {} zzzz\n")
+        self.assertEqual(r.errors, ["version", "syntax", "syntax", "json", "syntax", "syntax"])
+        self.assertEqual(r.frames, [])
+
+    def test_byte_at_a_time_equals_bulk(self):
+        stream = b"noise" + encode(1, "a", {"k": [1, 2]}) + b"\x1e\x1e" + encode(2, "b", "s") + b"\r\n"
+        r1 = Rec()
+        r1.d.feed(stream)
+        r2 = Rec()
+        for i in range(len(stream)):
+            r2.d.feed(stream[i:i + 1])
+        self.assertEqual(r1.frames, r2.frames)
+        self.assertEqual(r1.errors, r2.errors)
+        self.assertEqual(len(r1.frames), 2)
+
+    def test_fuzz_never_crashes_and_keeps_intact_frames(self):
+        rnd = Lcg(1234)
+        r = Rec(max_len=256)
+        sent = 0
+        for round_ in range(60):
+            junk = bytes(bytearray(rnd.next(256) for _ in range(rnd.next(40))))
+            r.d.feed(junk)
+            if rnd.next(3) == 0:       # a damaged frame: cut or flipped
+                f = bytearray(encode(round_, "ctl", {"n": round_}))
+                if rnd.next(2):
+                    f = f[:rnd.next(len(f))]
+                else:
+                    f[1 + rnd.next(len(f) - 2)] ^= 0x40
+                r.d.feed(bytes(f))
+            r.d.feed(b"\n")             # garbage may have opened a frame
+            r.d.feed(encode(round_, "ok", {"n": round_}))
+            sent += 1
+        oks = [f for f in r.frames if f[1] == "ok"]
+        self.assertEqual([f[2]["n"] for f in oks], list(range(sent)))
+
+
+class Port:
+    def __init__(self):
+        self.rx = bytearray()
+        self.out = bytearray()
+
+    def read_into(self, buf, maxn):
+        n = min(maxn, len(self.rx))
+        buf[0:n] = self.rx[:n]
+        self.rx = self.rx[n:]
+        return n
+
+    def write(self, data):
+        self.out += bytes(data)
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0
+
+    def ticks_ms(self):
+        return self.t
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+class TestServer(unittest.TestCase):
+    def setUp(self):
+        self.port = Port()
+        self.clock = Clock()
+        self.link = Link(self.port, self.clock, rx_budget=100, tx_size=300, max_inbox=3)
+
+    def test_rx_budget_and_inbox_cap(self):
+        for i in range(10):
+            self.port.rx += encode(i, "ping", {})
+        total = len(self.port.rx)
+        got = self.link.service(self.clock.t + 20)
+        self.assertLessEqual(got, 100)
+        self.assertLessEqual(len(self.link.inbox), 3)
+        seen = []
+        for _ in range(20):
+            self.link.service(self.clock.t + 20)
+            m = self.link.next()
+            if m:
+                seen.append(m[0])
+        self.assertEqual(seen, list(range(10)))
+        self.assertEqual(len(self.port.rx), 0)
+        self.assertTrue(total > 100)
+
+    def test_deadline_stops_reading(self):
+        self.port.rx += encode(1, "ping", {})
+        self.assertEqual(self.link.service(self.clock.t), 0)
+
+    def test_tx_ring_wraps_and_counts_drops(self):
+        got = bytearray()
+        for i in range(12):
+            self.link.reply(i, "game", {"i": i, "pad": "x" * 40})
+            got += self.port.out
+            self.port.out = bytearray()
+            self.link.flush(37)
+        self.link.drain_all()
+        r = Rec()
+        r.d.feed(bytes(got) + bytes(self.port.out))
+        self.assertEqual(r.errors, [])
+        self.assertEqual(len(r.frames) + self.link.tx_drops, 12)
+        self.assertGreater(len(r.frames), 6)
+        self.assertGreater(self.link.tx_drops, 0)
+        seqs = [f[0] for f in r.frames]
+        self.assertEqual(seqs, sorted(seqs))
+        for f in r.frames:
+            self.assertEqual(f[2]["i"], f[0])
+
+    def test_bulk_frames_yield_to_events(self):
+        n_bulk = 0
+        for i in range(20):
+            if self.link.send("frame", {"c": [1, 2, 3]}, bulk=True):
+                n_bulk += 1
+        self.assertLess(n_bulk, 20)
+        self.assertTrue(self.link.send("game", {"ev": "win"}))
+
+    def test_error_replies_are_rate_limited(self):
+        self.port.rx += b"\x1eB1 1 x {} 0000\n" * 20
+        for _ in range(20):
+            self.link.service(self.clock.t + 20)
+        self.assertEqual(self.link.err_sent, 4)
+        self.assertEqual(self.link.err_dropped, 16)
+        self.clock.t += 1000
+        self.port.rx += b"\x1eB1 1 x {} 0000\n"
+        self.link.service(self.clock.t + 20)
+        self.assertEqual(self.link.err_sent, 5)
+
+
+if __name__ == "__main__":
+    unittest.main()

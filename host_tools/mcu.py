@@ -13,9 +13,12 @@ MCUS = {
     "esp32": {
         "title": "ESP32 (ESP32-WROOM-32E module, ESP32-DevKitC V4)",
         "arch": "xtensawin",
-        # GPIOs on the DevKitC headers (6-11 are there too, but wired to flash)
-        "exposed": {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
-                    21, 22, 23, 25, 26, 27, 32, 33, 34, 35, 36, 39},
+        # The DevKitC's two 1x19 headers, pin 1 first (DevKitC V4 user guide).
+        # A number is that GPIO; a string is a power/control pin.
+        "headers": {
+            "J2": ["3V3", "EN", 36, 39, 34, 35, 32, 33, 25, 26, 27, 14, 12, "GND", 13, 9, 10, 11, "5V"],
+            "J3": ["GND", 23, 22, 1, 3, 21, "GND", 19, 18, 5, 17, 16, 4, 0, 2, 15, 8, 7, 6],
+        },
         # GPIO -> ADC1 channel (ADC2 stops working while Wi-Fi runs)
         "adc1": {36: 0, 37: 1, 38: 2, 39: 3, 32: 4, 33: 5, 34: 6, 35: 7},
         "strapping": {0, 2, 5, 12, 15},
@@ -29,7 +32,11 @@ MCUS = {
     "esp32s3": {
         "title": "ESP32-S3 (ESP32-S3-WROOM-1 module, ESP32-S3-DevKitC-1)",
         "arch": "xtensawin",
-        "exposed": set(range(0, 22)) | set(range(35, 49)),
+        # The DevKitC-1's two 1x22 headers, pin 1 first (DevKitC-1 user guide).
+        "headers": {
+            "J1": ["3V3", "3V3", "RST", 4, 5, 6, 7, 15, 16, 17, 18, 8, 3, 46, 9, 10, 11, 12, 13, 14, "5V", "GND"],
+            "J3": ["GND", 43, 44, 1, 2, 42, 41, 40, 39, 38, 37, 36, 35, 0, 45, 48, 47, 21, 20, 19, "GND", "GND"],
+        },
         "adc1": {g: g - 1 for g in range(1, 11)},
         "strapping": {0, 3, 45, 46},
         # 26-32 quad SPI flash/PSRAM; 33-37 the octal PSRAM of N8R8/N16R8 modules
@@ -41,6 +48,11 @@ MCUS = {
         "no_pull": set(),
     },
 }
+
+
+for _m in MCUS.values():
+    # GPIOs that reach the DevKit's headers: the only ones a mat can wire
+    _m["exposed"] = set(p for h in _m["headers"].values() for p in h if type(p) is int)
 
 
 def mcu(name):

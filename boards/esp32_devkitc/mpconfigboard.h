@@ -1,0 +1,3 @@
+// BakuMat on ESP32-DevKitC V4 (ESP32-WROOM-32E, no PSRAM).
+#define MICROPY_HW_BOARD_NAME "BakuMat ESP32-DevKitC"
+#define MICROPY_HW_MCU_NAME "ESP32"

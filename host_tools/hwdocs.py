@@ -1,0 +1,528 @@
+"""Hardware documents generated from the board definition, so they can never
+disagree with it: for each board folder boards/<board>/ (wiring.json merged
+with its mat by host_tools.boards)
+
+    hardware/<board>/bom.csv       bill of materials (grouped, with quantities)
+    hardware/<board>/netlist.net   KiCad netlist (Pcbnew: File > Import > Netlist)
+    hardware/<board>/layout.svg    mat layout: zones, sensors, LEDs, buttons
+    hardware/<board>/power.md      5 V current budget at the LED brightness cap
+    boards/<board>/pins.csv        MicroPython board pin names (Pin.board.NAME)
+
+    python -m host_tools.hwdocs            # check: exit 1 if a file is stale
+    python -m host_tools.hwdocs --write    # regenerate them
+
+The circuit itself (which parts, how they connect) is described in
+hardware/README.md; this module is that description in code. Part numbers
+and datasheet currents come from hardware/parts.json.
+"""
+import csv
+import io
+import json
+import os
+import sys
+import uuid
+
+from host_tools import boards, mcu
+from host_tools.fwpath import REPO_DIR
+
+HARDWARE_DIR = os.path.join(REPO_DIR, "hardware")
+PARTS_PATH = os.path.join(HARDWARE_DIR, "parts.json")
+_UUID_NS = uuid.UUID("6f1c3e0a-7d1b-4e8e-9a51-3b5d0c2e9f41")  # fixed: stable tstamps
+
+# Colours of the six mux slots in the layout drawing (more muxes reuse them).
+_SLOT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+
+
+def load_parts():
+    with open(PARTS_PATH, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def board_names():
+    """Board folders (the bare mats have no wiring, so no hardware)."""
+    return [n for n in boards.names() if "wiring" in boards.load(n)]
+
+
+# ---------------------------------------------------------------- geometry
+
+def zone_rows(board):
+    """zone id -> row index (rows ordered by y)."""
+    ys = sorted(set(z["y"] for z in board["zones"]))
+    return {z["id"]: ys.index(z["y"]) for z in board["zones"]}
+
+
+def led_positions(board):
+    """[(x_mm, y_mm, zone, side)] indexed by LED chain position. wiring.led
+    "zones" lists each zone's LED indices; the j-th LED of a zone sits at
+    the middle of side led.sides[j] (top, right, bottom, left), 1.5 mm
+    outside the zone's edge, where a card on the zone does not cover it."""
+    led = board["wiring"]["led"]
+    sides = led.get("sides", ["top", "right", "bottom", "left"])
+    out = [None] * led["count"]
+    for z, idx in zip(board["zones"], led.get("zones", [])):
+        cx, cy = z["x"] + z["w"] / 2.0, z["y"] + z["h"] / 2.0
+        where = {"top": (cx, z["y"] - 1.5), "right": (z["x"] + z["w"] + 1.5, cy),
+                 "bottom": (cx, z["y"] + z["h"] + 1.5), "left": (z["x"] - 1.5, cy)}
+        for j, i in enumerate(idx):
+            x, y = where[sides[j % len(sides)]]
+            out[i] = (x, y, z["id"], sides[j % len(sides)])
+    return out
+
+
+def check_leds(board):
+    """Problems with wiring.led's zone map ([] = fine)."""
+    led = board["wiring"]["led"]
+    problems = []
+    zl = led.get("zones")
+    if type(zl) is not list or len(zl) != len(board["zones"]):
+        return ["led.zones: expected one list of LED indices per zone (%d zones)" % len(board["zones"])]
+    seen = {}
+    for z, idx in enumerate(zl):
+        if len(idx) > len(led.get("sides", [])):
+            problems.append("led.zones[%d]: %d LEDs but led.sides names only %d positions"
+                            % (z, len(idx), len(led.get("sides", []))))
+        for i in idx:
+            if type(i) is not int or not 0 <= i < led["count"]:
+                problems.append("led.zones[%d]: LED index %r outside 0..%d" % (z, i, led["count"] - 1))
+            elif i in seen:
+                problems.append("led.zones[%d]: LED %d already belongs to zone %d" % (z, i, seen[i]))
+            else:
+                seen[i] = z
+    missing = [i for i in range(led["count"]) if i not in seen]
+    if missing:
+        problems.append("led: LEDs %s belong to no zone" % missing)
+    return problems
+
+
+# ---------------------------------------------------------------- the circuit
+
+class Comp:
+    def __init__(self, ref, part, pins, value=None, part_info=None):
+        self.ref = ref
+        self.part = part          # key into parts.json (or "devkit")
+        self.pins = pins          # {pin number (str): net name}
+        self.value = value
+        self.info = part_info
+
+
+def _ref_key(ref):
+    i = len(ref)
+    while i > 0 and ref[i - 1].isdigit():
+        i -= 1
+    return (ref[:i], int(ref[i:] or 0))
+
+
+class _Builder:
+    def __init__(self, parts):
+        self.parts = parts
+        self.comps = []
+        self.count = {}
+
+    def ref(self, prefix):
+        n = self.count.get(prefix, 0) + 1
+        self.count[prefix] = n
+        return "%s%d" % (prefix, n)
+
+    def add(self, prefix, part, pins, value=None):
+        info = self.parts["parts"][part]
+        c = Comp(self.ref(prefix), part, dict((str(k), v) for k, v in pins.items()),
+                 value or info["mpn"], info)
+        self.comps.append(c)
+        return c
+
+    def two(self, prefix, part, a, b):
+        return self.add(prefix, part, {1: a, 2: b})
+
+
+def gpio_nets(wiring):
+    """GPIO number -> the net the mat connects it to."""
+    nets = {}
+    for i, p in enumerate(wiring["adc_pins"]):
+        nets[p] = "ADC%d" % i
+    for i, p in enumerate(wiring["mux_select"]):
+        nets[p] = "MUX_S%d" % i
+    nets[wiring["led"]["pin"]] = "LED_GPIO"
+    nets[wiring["buzzer"]["pin"]] = "BUZZ_GPIO"
+    for b in wiring.get("buttons", []):
+        nets[b["pin"]] = "BTN_%s" % b["name"].upper()
+    return nets
+
+
+def build(board, parts=None):
+    """The mat circuit for a board definition: a list of Comp."""
+    parts = parts or load_parts()
+    w = board["wiring"]
+    m = mcu.mcu(w["mcu"])
+    bld = _Builder(parts)
+    rows = zone_rows(board)
+    n_rows = len(set(rows.values()))
+
+    # Hall sensors, one 100 nF each, powered from their row's LDO
+    for s in board["sensors"]:
+        rail = "VS_ROW%d" % rows[s["zone"]]
+        bld.add("H", "hall", {1: rail, 2: "CH%02d" % s["ch"], 3: "GND"})
+    for s in board["sensors"]:
+        bld.two("C", "c100n", "VS_ROW%d" % rows[s["zone"]], "GND")
+
+    # Multiplexers: mux k's COM goes through 100 ohm to ADC pin k (1 nF there)
+    by_input = {}
+    for ch, (a, inp) in enumerate(w["channels"]):
+        by_input[(a, inp)] = "CH%02d" % ch
+    # CD74HC4067 SOIC-24: 1 COM, 9..2 = I0..I7, 23..16 = I8..I15, 10 S0, 11 S1,
+    # 14 S2, 13 S3, 15 /E, 12 GND, 24 VCC
+    in_pins = [9, 8, 7, 6, 5, 4, 3, 2, 23, 22, 21, 20, 19, 18, 17, 16]
+    sel_pins = [10, 11, 14, 13]
+    n_sel = len(w["mux_select"])
+    for k in range(len(w["adc_pins"])):
+        pins = {1: "MUX%d_COM" % k, 15: "GND", 12: "GND", 24: "+3V3"}
+        for i, pin in enumerate(in_pins):
+            pins[pin] = by_input.get((k, i), "GND")   # unused inputs tied low
+        for j, pin in enumerate(sel_pins):
+            pins[pin] = "MUX_S%d" % j if j < n_sel else "GND"
+        bld.add("U", "mux", pins)
+    for k in range(len(w["adc_pins"])):
+        bld.two("C", "c100n", "+3V3", "GND")
+        bld.two("R", "r100", "MUX%d_COM" % k, "ADC%d" % k)
+        bld.two("C", "c1n", "ADC%d" % k, "GND")
+
+    # Sensor rails: one LDO per zone row
+    for r in range(n_rows):
+        bld.add("U", "ldo", {1: "GND", 2: "VS_ROW%d" % r, 3: "+5V"})
+        bld.two("C", "c10u", "+5V", "GND")
+        bld.two("C", "c10u", "VS_ROW%d" % r, "GND")
+
+    # LED chain: 3.3 V GPIO -> AHCT buffer at 5 V -> 330 ohm -> LED 1 DIN
+    led = w["led"]
+    bld.add("U", "shifter", {1: "GND", 2: "LED_GPIO", 3: "GND", 4: "LED_BUF", 5: "+5V"})
+    bld.two("C", "c100n", "+5V", "GND")
+    bld.two("R", "r330", "LED_BUF", "LED_D0")
+    for i in range(led["count"]):
+        pins = {2: "GND", 3: "LED_D%d" % i, 4: "+5V"}
+        if i + 1 < led["count"]:
+            pins[1] = "LED_D%d" % (i + 1)
+        bld.add("LED", "led", pins)
+    for i in range(led["count"]):
+        bld.two("C", "c100n", "+5V", "GND")
+    bld.two("C", "bulk", "+5V", "GND")
+
+    # Buzzer: low-side N-MOSFET, flyback diode, gate resistor and pull-down
+    bld.two("R", "r1k", "BUZZ_GPIO", "BUZZ_G")
+    bld.two("R", "r100k", "BUZZ_G", "GND")
+    bld.add("Q", "mosfet", {1: "BUZZ_G", 2: "GND", 3: "BUZZ_DRV"})
+    bld.two("BZ", "buzzer", "+5V", "BUZZ_DRV")
+    bld.add("D", "flyback", {1: "+5V", 2: "BUZZ_DRV"})
+
+    # Player buttons: switch to GND, 10 k pull-up, 100 nF, ESD diode at the
+    # switch, 100 ohm series into the GPIO
+    for b in w.get("buttons", []):
+        sw = "BTN_%s_SW" % b["name"].upper()
+        gp = "BTN_%s" % b["name"].upper()
+        bld.two("SW", "button", sw, "GND")
+        bld.two("R", "r10k", "+3V3", sw)
+        bld.two("C", "c100n", sw, "GND")
+        bld.add("D", "esd_button", {1: sw, 2: "GND"})
+        bld.two("R", "r100", sw, gp)
+
+    # Power in: USB-C (sink), polyfuse, TVS; Schottky into the DevKit 5V pin
+    usb = {"A4": "VBUS", "A9": "VBUS", "B4": "VBUS", "B9": "VBUS",
+           "A1": "GND", "A12": "GND", "B1": "GND", "B12": "GND", "S1": "GND",
+           "A5": "CC1", "B5": "CC2"}
+    bld.add("J", "usbc", usb)
+    bld.two("R", "r5k1", "CC1", "GND")
+    bld.two("R", "r5k1", "CC2", "GND")
+    bld.two("F", "polyfuse", "VBUS", "+5V")
+    bld.add("D", "tvs_vbus", {1: "+5V", 2: "GND"})
+    bld.add("D", "schottky", {1: "+5V_DEVKIT", 2: "+5V"})
+
+    # DevKit sockets, pin for pin as the DevKit's headers
+    nets = gpio_nets(w)
+    power = {"3V3": "+3V3", "GND": "GND", "5V": "+5V_DEVKIT"}
+    for hname in sorted(m["headers"]):
+        header = m["headers"][hname]
+        pins = {}
+        for i, p in enumerate(header):
+            net = nets.get(p) if type(p) is int else power.get(p)
+            if net:
+                pins[i + 1] = net
+        part = "socket%d" % len(header)
+        c = bld.add("J", part, pins)
+        c.value = "%s (DevKit %s)" % (parts["parts"][part]["mpn"], hname)
+    return bld.comps
+
+
+# ---------------------------------------------------------------- outputs
+
+def _ranges(refs):
+    """H1, H2, H3, H5 -> 'H1-H3 H5'."""
+    refs = sorted(refs, key=_ref_key)
+    out = []
+    i = 0
+    while i < len(refs):
+        p, n = _ref_key(refs[i])
+        j = i
+        while j + 1 < len(refs) and _ref_key(refs[j + 1]) == (p, n + (j + 1 - i)):
+            j += 1
+        out.append(refs[i] if j == i else "%s-%s" % (refs[i], refs[j]))
+        i = j + 1
+    return " ".join(out)
+
+
+def bom_csv(board, comps, parts=None):
+    parts = parts or load_parts()
+    groups = {}
+    order = []
+    for c in comps:
+        key = (c.part, c.info["mpn"])
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(c.ref)
+    buf = io.StringIO()
+    wr = csv.writer(buf, lineterminator="\n")
+    wr.writerow(["item", "qty", "refs", "part", "mpn", "manufacturer", "footprint", "description"])
+    for i, key in enumerate(order):
+        info = parts["parts"][key[0]]
+        refs = groups[key]
+        wr.writerow([i + 1, len(refs), _ranges(refs), key[0], info["mpn"], info["manufacturer"],
+                     info["footprint"], info["description"]])
+    dk = parts["devkits"][board["wiring"]["mcu"]]
+    wr.writerow([len(order) + 1, 1, "A1", "devkit", dk["mpn"], dk["manufacturer"], "(plugs into the sockets)",
+                 dk["description"]])
+    return buf.getvalue()
+
+
+def _q(s):
+    return '"%s"' % str(s).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def netlist(board, comps):
+    """KiCad netlist, format version E (KiCad 6-8), deterministic."""
+    name = board["name"]
+    lines = ["(export (version %s)" % _q("E"),
+             "  (design",
+             "    (source %s)" % _q("boards/%s/wiring.json + boards/mats/%s.json" % (name, board["mat"])),
+             "    (tool %s))" % _q("bakumat host_tools/hwdocs.py"),
+             "  (components"]
+    for c in comps:
+        ts = str(uuid.uuid5(_UUID_NS, name + "/" + c.ref))
+        lines.append("    (comp (ref %s)" % _q(c.ref))
+        lines.append("      (value %s)" % _q(c.value))
+        lines.append("      (footprint %s)" % _q(c.info["footprint"]))
+        lines.append("      (fields (field (name %s) %s) (field (name %s) %s))"
+                     % (_q("MPN"), _q(c.info["mpn"]), _q("Manufacturer"), _q(c.info["manufacturer"])))
+        lines.append("      (libsource (lib %s) (part %s) (description %s))"
+                     % (_q("bakumat"), _q(c.part), _q(c.info["description"])))
+        lines.append("      (sheetpath (names %s) (tstamps %s))" % (_q("/"), _q("/")))
+        lines.append("      (tstamps %s))" % _q(ts))
+    lines.append("  )")
+    lines.append("  (nets")
+    nets = {}
+    for c in comps:
+        for pin, net in c.pins.items():
+            nets.setdefault(net, []).append((c.ref, pin))
+
+    def pin_key(p):
+        return (0, int(p), "") if p.isdigit() else (1, 0, p)
+    for code, net in enumerate(sorted(nets), 1):
+        nodes = sorted(nets[net], key=lambda rp: (_ref_key(rp[0]), pin_key(rp[1])))
+        lines.append("    (net (code %s) (name %s)" % (_q(code), _q(net)))
+        for ref, pin in nodes:
+            lines.append("      (node (ref %s) (pin %s))" % (_q(ref), _q(pin)))
+        lines.append("    )")
+    lines.append("  )")
+    lines.append(")")
+    return "\n".join(lines) + "\n"
+
+
+def _f(v):
+    """A coordinate as short, stable text."""
+    s = "%.2f" % v
+    s = s.rstrip("0").rstrip(".")
+    return "0" if s == "-0" else s
+
+
+def _esc(s):
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def layout_svg(board):
+    w = board["wiring"]
+    ow, oh = board["outline"]["w"], board["outline"]["h"]
+    legend_h = 12 + 6 * (len(w["adc_pins"]) + 2)
+    W, H = ow + 20, oh + 20 + legend_h
+    o = []
+    o.append('<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" viewBox="-10 -10 %s %s" '
+             'font-family="sans-serif">' % (_f(W), _f(H), _f(W), _f(H)))
+    o.append('<title>BakuMat mat layout: board %s (mat %s), top view, mm</title>' % (_esc(board["name"]), _esc(board["mat"])))
+    o.append('<rect x="0" y="0" width="%s" height="%s" fill="#f7f7f2" stroke="#000" stroke-width="0.6"/>' % (_f(ow), _f(oh)))
+    rows = zone_rows(board)
+    for z in board["zones"]:
+        o.append('<rect x="%s" y="%s" width="%s" height="%s" fill="#ffffff" stroke="#555" stroke-width="0.4" '
+                 'stroke-dasharray="2,1"><title>zone %d (row %d)</title></rect>'
+                 % (_f(z["x"]), _f(z["y"]), _f(z["w"]), _f(z["h"]), z["id"], rows[z["id"]]))
+        o.append('<text x="%s" y="%s" font-size="5" fill="#999" text-anchor="middle">zone %d</text>'
+                 % (_f(z["x"] + z["w"] / 2.0), _f(z["y"] + z["h"] / 2.0 + 2), z["id"]))
+    for s in board["sensors"]:
+        a, inp = w["channels"][s["ch"]]
+        col = _SLOT_COLOURS[a % len(_SLOT_COLOURS)]
+        o.append('<circle cx="%s" cy="%s" r="2.2" fill="%s"><title>ch %d: zone %d, mux U%d input %d, ADC%d '
+                 '(GPIO%d)</title></circle>' % (_f(s["x"]), _f(s["y"]), col, s["ch"], s["zone"], a + 1, inp, a,
+                                                 w["adc_pins"][a]))
+        o.append('<text x="%s" y="%s" font-size="2.6" text-anchor="middle">%d</text>'
+                 % (_f(s["x"]), _f(s["y"] + 5.2), s["ch"]))
+    for i, pos in enumerate(led_positions(board)):
+        if pos is None:
+            continue
+        x, y, zone, side = pos
+        o.append('<rect x="%s" y="%s" width="2" height="2" fill="#ffd700" stroke="#a08000" stroke-width="0.2">'
+                 '<title>LED %d: zone %d %s</title></rect>' % (_f(x - 1), _f(y - 1), i, zone, side))
+    for b in w.get("buttons", []):
+        o.append('<rect x="%s" y="%s" width="6" height="6" rx="1" fill="#444"><title>button %s: player %d %s, '
+                 'GPIO%d</title></rect>' % (_f(b["x"] - 3), _f(b["y"] - 3), _esc(b["name"]), b["player"],
+                                            _esc(b.get("role", "")), b["pin"]))
+        o.append('<text x="%s" y="%s" font-size="3">%s</text>' % (_f(b["x"] + 4), _f(b["y"] + 1), _esc(b["name"])))
+    # legend
+    y = oh + 8
+    o.append('<text x="0" y="%s" font-size="4">%s: %d Hall sensors (dots, channel number below), %d LEDs '
+             '(yellow), %d buttons</text>' % (_f(y), _esc(board["name"]), len(board["sensors"]), w["led"]["count"],
+                                               len(w.get("buttons", []))))
+    for a, pin in enumerate(w["adc_pins"]):
+        y += 6
+        o.append('<circle cx="2" cy="%s" r="2.2" fill="%s"/>' % (_f(y - 1.3), _SLOT_COLOURS[a % len(_SLOT_COLOURS)]))
+        o.append('<text x="7" y="%s" font-size="3.5">mux U%d: COM to ADC%d = GPIO%d; select %s</text>'
+                 % (_f(y), a + 1, a, pin, ", ".join("S%d=GPIO%d" % (j, p) for j, p in enumerate(w["mux_select"]))))
+    y += 6
+    o.append('<text x="0" y="%s" font-size="3.5">LED chain: data GPIO%d, %d LEDs in chain order zone by zone '
+             '(%s); brightness cap %d/255</text>'
+             % (_f(y), w["led"]["pin"], w["led"]["count"], _esc(", ".join(w["led"].get("sides", []))),
+                w["led"]["max_brightness"]))
+    y += 6
+    o.append('<text x="0" y="%s" font-size="3.5">buzzer GPIO%d; player 0 sits at the top edge, player 1 at the bottom '
+             'edge</text>' % (_f(y), w["buzzer"]["pin"]))
+    o.append("</svg>")
+    return "\n".join(o) + "\n"
+
+
+def power_budget(board, parts=None):
+    """5 V current budget. Returns (lines, total_ma, problems): lines are
+    (item, quantity, ma_each, ma_total); problems are readable strings."""
+    parts = (parts or load_parts())["parts"]
+    w = board["wiring"]
+    led = w["led"]
+    p = w.get("power", {})
+    cap = led["max_brightness"]
+    lp = parts["led"]
+    led_each = lp["idle_ma"] + 3 * lp["ma_per_channel"] * cap / 255.0
+    n_rows = len(set(zone_rows(board).values()))
+    lines = [
+        ("Hall sensors (max ICC)", len(board["sensors"]), parts["hall"]["icc_ma_max"]),
+        ("sensor LDO quiescent", n_rows, parts["ldo"]["iq_ma"]),
+        ("LEDs, all white at the cap %d/255" % cap, led["count"], led_each),
+        ("ESP32 DevKit (Wi-Fi peaks)", 1, p.get("mcu_ma", 0)),
+        ("buzzer", 1, parts["buzzer"]["ma"]),
+        ("muxes, buffer, pull-ups", 1, p.get("logic_ma", 0)),
+    ]
+    lines = [(name, q, each, q * each) for name, q, each in lines]
+    total = sum(t for _n, _q, _e, t in lines)
+    problems = []
+    led_total = led["count"] * led_each
+    if led_total > led["budget_ma"]:
+        problems.append("LEDs at the cap draw %.0f mA, over led.budget_ma %d" % (led_total, led["budget_ma"]))
+    if cap < 0 or cap > 255:
+        problems.append("led.max_brightness %r outside 0..255" % cap)
+    if total > p.get("supply_ma", 0):
+        problems.append("total %.0f mA exceeds power.supply_ma %s" % (total, p.get("supply_ma")))
+    if p.get("supply_ma", 0) > parts["polyfuse"]["hold_ma"]:
+        problems.append("power.supply_ma %s exceeds the polyfuse hold current %d"
+                        % (p.get("supply_ma"), parts["polyfuse"]["hold_ma"]))
+    return lines, total, problems
+
+
+def power_md(board, parts=None):
+    lines, total, problems = power_budget(board, parts)
+    w = board["wiring"]
+    out = ["# 5 V current budget: %s" % board["name"], "",
+           "Generated by host_tools/hwdocs.py from boards/%s/wiring.json and hardware/parts.json; "
+           "worst case (every LED white at the firmware's brightness cap, sensors at max ICC)." % board["name"], "",
+           "| item | qty | mA each | mA |", "|---|---:|---:|---:|"]
+    for name, q, each, t in lines:
+        out.append("| %s | %d | %.2f | %.0f |" % (name, q, each, t))
+    out.append("| **total** | | | **%.0f** |" % total)
+    out.append("")
+    out.append("LED budget: %d LEDs at cap %d/255 = %.0f mA of led.budget_ma %d. Supply budget power.supply_ma = %d mA "
+               "(polyfuse hold %d mA)." % (w["led"]["count"], w["led"]["max_brightness"], lines[2][3],
+                                           w["led"]["budget_ma"], w["power"]["supply_ma"],
+                                           load_parts()["parts"]["polyfuse"]["hold_ma"]))
+    out.append("")
+    out.append("Status: %s" % ("fits" if not problems else "; ".join(problems)))
+    return "\n".join(out) + "\n"
+
+
+def pins_csv(board):
+    """MicroPython board pin names for the custom build (Pin.board.NAME)."""
+    w = board["wiring"]
+    rows = []
+    for i, p in enumerate(w["adc_pins"]):
+        rows.append(("ADC%d" % i, p))
+    for i, p in enumerate(w["mux_select"]):
+        rows.append(("MUX_S%d" % i, p))
+    rows.append(("LED_DATA", w["led"]["pin"]))
+    rows.append(("BUZZER", w["buzzer"]["pin"]))
+    for b in w.get("buttons", []):
+        rows.append(("BTN_%s" % b["name"].upper(), b["pin"]))
+    return "".join("%s,GPIO%d\n" % r for r in rows)
+
+
+def outputs(name, parts=None):
+    """{repo-relative path: text} of every generated file for board NAME."""
+    parts = parts or load_parts()
+    board = boards.load(name)
+    comps = build(board, parts)
+    base = "hardware/%s/" % name
+    return {
+        base + "bom.csv": bom_csv(board, comps, parts),
+        base + "netlist.net": netlist(board, comps),
+        base + "layout.svg": layout_svg(board),
+        base + "power.md": power_md(board, parts),
+        "boards/%s/pins.csv" % name: pins_csv(board),
+    }
+
+
+def stale(names=None):
+    """[(path, reason)] of generated files that differ from the generator."""
+    out = []
+    for name in names or board_names():
+        for rel, text in sorted(outputs(name).items()):
+            path = os.path.join(REPO_DIR, rel)
+            try:
+                with open(path, encoding="utf-8", newline="") as f:
+                    have = f.read()
+            except OSError:
+                out.append((rel, "missing"))
+                continue
+            if have != text:
+                out.append((rel, "differs from the board definition"))
+    return out
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    write = "--write" in argv
+    names = [a for a in argv if not a.startswith("-")] or board_names()
+    if write:
+        for name in names:
+            for rel, text in sorted(outputs(name).items()):
+                path = os.path.join(REPO_DIR, rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8", newline="") as f:
+                    f.write(text)
+                print("wrote", rel)
+        return 0
+    bad = stale(names)
+    for rel, why in bad:
+        print("%s: %s (run: python -m host_tools.hwdocs --write)" % (rel, why))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

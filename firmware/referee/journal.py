@@ -1,0 +1,58 @@
+"""The game's journal: the accepted input events, in order, and "undo last".
+
+    j = Journal(header, sink)
+    j.feed(ev)          # like Game.feed; accepted events are kept
+    j.undo(t)           # take back the last accepted event
+
+The referee is deterministic, so the state after the first n accepted events
+is the replay of those events: undo rebuilds the game from the header and
+all but the last event (output of the rebuild is discarded) and reports
+`undo {ev}` with the event taken back. A kid knocking a Bakugan over must
+not end the game. The same list is what the board saves to survive a power
+cut (replaying it restores the game exactly).
+Cost: one rebuild per undo (a whole game is about 25-60 events).
+"""
+import referee
+
+
+class Journal:
+    def __init__(self, header, sink=None, events=None):
+        self.header = header
+        self.sink = sink
+        self.events = []
+        self.game = referee.new_game(header, None)
+        for ev in events or ():
+            if self.game.feed(ev):
+                self.events.append(ev)
+        self.game.sink = sink
+
+    def feed(self, ev):
+        ok = self.game.feed(ev)
+        if ok:
+            self.events.append(ev)
+        return ok
+
+    def finish(self, t=None):
+        self.game.finish(t)
+
+    def undo(self, t):
+        """Take back the last accepted event. Returns the event, or None
+        (with a reject) when there is nothing to undo."""
+        if not self.events:
+            if self.sink is not None:
+                self.sink(("reject", t, (("input", "undo"), ("reason", "nothing to undo"))))
+            return None
+        last = self.events.pop()
+        g = referee.new_game(self.header, None)
+        for ev in self.events:
+            g.feed(ev)
+        g.sink = self.sink
+        g.t = t
+        self.game = g
+        if self.sink is not None:
+            self.sink(("undo", t, (("undone", last.get("ev")), ("at", last.get("t")))))
+        return last
+
+    def __getattr__(self, name):
+        # expects(), view(), turn, ... come from the game.
+        return getattr(self.game, name)

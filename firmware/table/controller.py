@@ -1,0 +1,203 @@
+"""The table: what the referee hears at a table with no laptop.
+
+It stands between the sensing (Match) and the journal (the referee plus
+undo). Match hands it landings as `feed(land)` and every sensed event as
+`sensed(ev)`; the loop calls `tick(t)` every frame and `button(i, gesture,
+t)` for player presses. Inferences become ordinary input events, marked
+"by": "infer", fed to the journal and so written to the log: a replay of the
+same frames and presses reproduces them (docs/table-play.md).
+
+Inferences (timings are constants below, documented in docs/table-play.md):
+- Gate from a landing: a Bakugan only opens on a gate card, so a landing on a
+  zone the referee has no gate for means the thrower put a gate there this
+  turn: `gate {player, gate: their first gate in hand, zone}` is inferred
+  before the landing (when the rules allow them one; otherwise it stays a
+  landing without a gate, a miss by rule 4). The phone page can correct
+  which card it was.
+- End of a battle: when both battling Bakugan have been lifted off the zone
+  and for BATTLE_GRACE_MS nobody pressed a button or played an ability,
+  `resolve` is inferred.
+- Move after a double landing: while a take-or-move choice is pending, the
+  choosing player's Bakugan leaving and landing on another gate is
+  `choose move` to that zone.
+- Miss: a ball seen rolling (`roll` from the sensing) with no landing within
+  MISS_WAIT_MS is a miss of the thrower's next Bakugan; the thrower's OK
+  confirms it at once, BACK undoes it.
+
+Buttons (two per player: OK and BACK; wiring.json names their roles):
+- OK short: resolve a pending battle (either battling player); take, when a
+  take-or-move choice is the player's; confirm a pending inferred miss;
+  otherwise, on the thrower's turn, declare a miss (a ball that flew off the
+  mat without the sensors seeing it).
+- BACK short: cancel a pending inferred miss; in rule 7 (all one's Bakugan
+  standing, no opponent on the field) step the offered zone, OK takes it.
+- BACK long (held 0.9 s): undo the last event.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from table.buttons import LONG, SHORT
+
+BATTLE_GRACE_MS = const(6000)
+MISS_WAIT_MS = const(2500)
+
+OK = const(0)
+BACK = const(1)
+
+
+class Table:
+    def __init__(self, journal, sink=None, roles=None):
+        """journal: referee.journal.Journal. sink(ev) receives each input
+        event the table sends to the referee (to log it). roles: per button
+        index, (player, OK|BACK); default: 0,1 = player 0 OK/BACK, 2,3 =
+        player 1 OK/BACK."""
+        self.j = journal
+        self.sink = sink
+        self.roles = roles or ((0, OK), (0, BACK), (1, OK), (1, BACK))
+        self.lifted = []  # Bakugan lifted off the pending battle's zone
+        self.grace_from = -1  # time both were lifted, -1 when not armed
+        self.touched = False  # a press or ability during the battle
+        self.roll_at = -1  # a roll with no landing yet
+        self.pending_miss = None  # inferred miss awaiting confirmation: the event
+        self.offer = -1  # rule-7 zone on offer
+        self.t = 0
+
+    # ---------------------------------------------------------- plumbing
+    def _send(self, ev):
+        ok = self.j.feed(ev)
+        if ok and self.sink is not None:
+            self.sink(ev)
+        return ok
+
+    def expects(self):
+        return self.j.expects()
+
+    def finish(self, t=None):
+        self.j.finish(t)
+
+    def __getattr__(self, name):
+        return getattr(self.j, name)
+
+    # ------------------------------------------------------------ events
+    def feed(self, ev):
+        """An input event from the sensing (land) or a control source."""
+        t = ev.get("t", self.t)
+        self.t = t
+        kind = ev.get("ev")
+        g = self.j.game
+        if kind == "land":
+            self.roll_at = -1
+            if self.pending_miss is not None:
+                self.pending_miss = None
+            z = ev.get("zone")
+            b = ev.get("bakugan")
+            ch = g.choice
+            if ch is not None and g.bak_owner.get(b) == ch[0] and b == ch[2] and z != ch[1] and z in g.field:
+                return self._send({"t": t, "ev": "choose", "player": ch[0], "action": "move", "zone": z,
+                                   "by": "infer"})
+            if z not in g.field and g.battle is None and g.choice is None:
+                p = g.bak_owner.get(b)
+                if p == g.turn and g.phase == 1 and g.placed == 0:
+                    hand = g.gates_in_hand(p)
+                    if hand:
+                        self._send({"t": t, "ev": "gate", "player": p, "gate": hand[0], "zone": z, "by": "infer"})
+        elif kind == "ability":
+            self.touched = True
+        return self._send(ev)
+
+    def sensed(self, ev):
+        """Every sensed event (land, leave, roll, fault)."""
+        kind = ev.get("ev")
+        t = ev.get("t", self.t)
+        self.t = t
+        bt = self.j.game.battle
+        if kind == "leave" and bt is not None and ev.get("zone") == bt[0]:
+            b = ev.get("bakugan")
+            if b not in self.lifted:
+                self.lifted.append(b)
+            if bt[1] in self.lifted and bt[2] in self.lifted and not self.touched:
+                self.grace_from = t
+        elif kind == "roll":
+            if self.j.game.battle is None:
+                self.roll_at = t
+
+    def tick(self, t):
+        self.t = t
+        g = self.j.game
+        if g.battle is None:
+            self.lifted = []
+            self.grace_from = -1
+            self.touched = False
+        elif self.grace_from >= 0 and not self.touched and t - self.grace_from >= BATTLE_GRACE_MS:
+            self.grace_from = -1
+            self._send({"t": t, "ev": "resolve", "by": "infer"})
+        if self.roll_at >= 0 and t - self.roll_at >= MISS_WAIT_MS:
+            self.roll_at = -1
+            p, cands = g.expects()
+            if p is not None and cands and not g.all_standing(p):
+                ev = {"t": t, "ev": "miss", "bakugan": cands[0], "by": "infer"}
+                if self._send(ev):
+                    self.pending_miss = ev
+
+    def button(self, i, gesture, t):
+        """A debounced press (table.buttons): apply its meaning now."""
+        if i >= len(self.roles):
+            return False
+        player, role = self.roles[i]
+        g = self.j.game
+        self.t = t
+        if g.battle is not None:
+            self.touched = True
+        if role == BACK and gesture == LONG:
+            self.pending_miss = None
+            return self.j.undo(t) is not None
+        if gesture != SHORT:
+            return False
+        if role == BACK:
+            if self.pending_miss is not None and g.bak_owner.get(self.pending_miss["bakugan"]) == player:
+                self.pending_miss = None
+                return self.j.undo(t) is not None
+            if g.turn == player and g.all_standing(player) and not g.opponents_on_field(player):
+                zs = sorted([g.loc[b] for b in g.standing(player)])
+                later = [z for z in zs if z > self.offer]
+                self.offer = later[0] if later else zs[0]
+                return True
+            return False
+        # OK
+        if self.pending_miss is not None and g.bak_owner.get(self.pending_miss["bakugan"]) == player:
+            self.pending_miss = None
+            return True
+        if g.battle is not None:
+            return self._send({"t": t, "ev": "resolve", "by": "button"})
+        if g.choice is not None:
+            if g.choice[0] != player:
+                return False
+            return self._send({"t": t, "ev": "choose", "player": player, "action": "take", "by": "button"})
+        if g.turn != player:
+            return False
+        if g.all_standing(player) and not g.opponents_on_field(player):
+            if self.offer < 0:
+                return False
+            z = self.offer
+            self.offer = -1
+            return self._send({"t": t, "ev": "choose", "player": player, "action": "take", "zone": z, "by": "button"})
+        p, cands = g.expects()
+        if p == player and cands:
+            return self._send({"t": t, "ev": "miss", "bakugan": cands[0], "by": "button"})
+        return False
+
+    def asking(self):
+        """What the LEDs should show as awaited: (player, zone or -1, what)."""
+        g = self.j.game
+        if g.battle is not None:
+            return (g.bak_owner[g.battle[2]], g.battle[0], "battle")
+        if g.choice is not None:
+            return (g.choice[0], g.choice[1], "choice")
+        if self.pending_miss is not None:
+            return (g.bak_owner[self.pending_miss["bakugan"]], -1, "miss")
+        if self.offer >= 0:
+            return (g.turn, self.offer, "take")
+        return (g.turn, -1, "throw")

@@ -1,0 +1,182 @@
+"""Table play: buttons, undo and the inferences, on canned events.
+(tests/host/test_table_sim.py drives the same code with simulated frames.)"""
+try:
+    import unittest
+except ImportError:  # MicroPython
+    import mpunit as unittest
+
+from referee.journal import Journal
+from table import controller
+from table.buttons import LONG, SHORT, Buttons
+from table.controller import Table
+from test_referee_rules import header
+
+
+class ButtonGestures(unittest.TestCase):
+    def setUp(self):
+        self.got = []
+        self.b = Buttons(4, lambda i, g, t: self.got.append((i, g, t)))
+
+    def run_levels(self, seq):
+        for t, mask in seq:
+            self.b.update(mask, t)
+
+    def test_bounce_is_ignored_and_short_press_reported_on_release(self):
+        seq = [(0, 0), (10, 1), (12, 0), (14, 1), (16, 0), (18, 1)]  # bouncing
+        seq += [(t, 1) for t in range(20, 200, 10)]
+        seq += [(200, 0), (203, 1), (206, 0)] + [(t, 0) for t in range(210, 300, 10)]
+        self.run_levels(seq)
+        self.assertEqual(len(self.got), 1)
+        i, g, t = self.got[0]
+        self.assertEqual((i, g), (0, SHORT))
+        self.assertLessEqual(t, 240)
+
+    def test_glitch_shorter_than_debounce_is_no_press(self):
+        self.run_levels([(0, 0), (10, 2), (20, 0)] + [(t, 0) for t in range(30, 300, 10)])
+        self.assertEqual(self.got, [])
+
+    def test_long_press_fires_while_held_and_once(self):
+        self.run_levels([(t, 2) for t in range(0, 2000, 10)] + [(2000, 0), (2030, 0), (2060, 0)])
+        self.assertEqual([(i, g) for i, g, t in self.got], [(1, LONG)])
+        self.assertLess(self.got[0][2], 1000)
+
+
+class Undo(unittest.TestCase):
+    def test_undo_last_restores_the_previous_state(self):
+        out = []
+        j = Journal(header(), out.append)
+        j.feed({"t": 1, "ev": "gate", "player": 0, "gate": "d1", "zone": 1})
+        j.feed({"t": 2, "ev": "gate", "player": 1, "gate": "r1", "zone": 2})
+        j.feed({"t": 3, "ev": "land", "zone": 1, "bakugan": "drago"})
+        before = (dict(j.game.loc), j.game.turn)
+        self.assertTrue(j.feed({"t": 4, "ev": "land", "zone": 1, "bakugan": "tigrerra"}))
+        self.assertIsNotNone(j.game.battle)
+        undone = j.undo(5)
+        self.assertEqual(undone["bakugan"], "tigrerra")
+        self.assertIsNone(j.game.battle)
+        self.assertEqual((dict(j.game.loc), j.game.turn), before)
+        self.assertEqual(out[-1][0], "undo")
+        self.assertEqual(len(j.events), 3)
+        # the game goes on from there
+        self.assertTrue(j.feed({"t": 6, "ev": "land", "zone": 2, "bakugan": "tigrerra"}))
+
+    def test_nothing_to_undo(self):
+        out = []
+        j = Journal(header(), out.append)
+        self.assertIsNone(j.undo(1))
+        self.assertEqual(out[-1][0], "reject")
+
+
+class Inference(unittest.TestCase):
+    def setUp(self):
+        self.out = []
+        self.logged = []
+        self.table = Table(Journal(header(), self.out.append), self.logged.append)
+        self.table.feed({"t": 0, "ev": "gate", "player": 0, "gate": "d1", "zone": 1})
+        self.table.feed({"t": 10, "ev": "gate", "player": 1, "gate": "r1", "zone": 2})
+
+    def kinds(self):
+        return [o[0] for o in self.out]
+
+    def test_landing_without_gate_infers_the_throwers_gate(self):
+        self.assertTrue(self.table.feed({"t": 100, "ev": "land", "zone": 7, "bakugan": "drago"}))
+        g = self.table.j.game
+        self.assertEqual(g.field[7], "d2")
+        self.assertEqual(g.loc["drago"], 7)
+        inferred = [e for e in self.logged if e.get("by") == "infer"]
+        self.assertEqual(inferred[0]["ev"], "gate")
+        # Runo: a second gate this turn is not allowed after placing one
+        self.table.feed({"t": 150, "ev": "gate", "player": 1, "gate": "r2", "zone": 8})
+        self.table.feed({"t": 200, "ev": "land", "zone": 9, "bakugan": "tigrerra"})
+        self.assertNotIn(9, g.field)
+        self.assertEqual(self.out[-2][0], "miss")
+
+    def test_both_lifted_then_quiet_resolves_the_battle(self):
+        t = self.table
+        t.feed({"t": 100, "ev": "land", "zone": 2, "bakugan": "drago"})
+        t.feed({"t": 200, "ev": "land", "zone": 2, "bakugan": "tigrerra"})
+        t.sensed({"t": 1000, "ev": "leave", "zone": 2, "bakugan": "drago"})
+        t.tick(1000 + controller.BATTLE_GRACE_MS + 10)
+        self.assertNotIn("battle", self.kinds())  # only one lifted
+        t.sensed({"t": 9000, "ev": "leave", "zone": 2, "bakugan": "tigrerra"})
+        t.tick(9000 + controller.BATTLE_GRACE_MS - 10)
+        self.assertNotIn("battle", self.kinds())
+        t.tick(9000 + controller.BATTLE_GRACE_MS)
+        self.assertIn("battle", self.kinds())
+        self.assertEqual(self.logged[-1]["by"], "infer")
+
+    def test_a_press_during_the_battle_stops_the_auto_resolve(self):
+        t = self.table
+        t.feed({"t": 100, "ev": "land", "zone": 2, "bakugan": "drago"})
+        t.feed({"t": 200, "ev": "land", "zone": 2, "bakugan": "tigrerra"})
+        t.sensed({"t": 1000, "ev": "leave", "zone": 2, "bakugan": "drago"})
+        t.feed({"t": 1100, "ev": "ability", "player": 0, "card": "boost"})
+        t.sensed({"t": 1200, "ev": "leave", "zone": 2, "bakugan": "tigrerra"})
+        t.tick(60000)
+        self.assertNotIn("battle", self.kinds())
+        self.assertTrue(t.button(2, SHORT, 61000))  # Runo's OK resolves
+        self.assertIn("battle", self.kinds())
+
+    def test_roll_without_landing_is_a_miss_and_back_undoes_it(self):
+        t = self.table
+        t.sensed({"t": 100, "ev": "roll", "zone": 5})
+        t.tick(100 + controller.MISS_WAIT_MS)
+        self.assertEqual(self.out[-2][0], "miss")
+        self.assertEqual(self.table.j.game.turn, 1)
+        self.assertTrue(t.button(1, SHORT, 3000))  # Dan's BACK: it was not a miss
+        self.assertEqual(self.out[-1][0], "undo")
+        self.assertEqual(self.table.j.game.turn, 0)
+
+    def test_roll_followed_by_landing_is_no_miss(self):
+        t = self.table
+        t.sensed({"t": 100, "ev": "roll", "zone": 5})
+        t.feed({"t": 600, "ev": "land", "zone": 1, "bakugan": "drago"})
+        t.tick(100 + 2 * controller.MISS_WAIT_MS)
+        self.assertNotIn("miss", self.kinds())
+
+    def test_choice_then_moving_the_bakugan_is_a_move(self):
+        t = self.table
+        t.feed({"t": 100, "ev": "land", "zone": 1, "bakugan": "drago"})
+        t.feed({"t": 200, "ev": "land", "zone": 2, "bakugan": "tigrerra"})
+        t.feed({"t": 300, "ev": "land", "zone": 1, "bakugan": "serpenoid"})
+        self.assertIsNotNone(t.j.game.choice)
+        t.sensed({"t": 900, "ev": "leave", "zone": 1, "bakugan": "serpenoid"})
+        t.feed({"t": 1500, "ev": "land", "zone": 2, "bakugan": "serpenoid"})
+        self.assertEqual(self.logged[-1]["action"], "move")
+        self.assertIn("clash", self.kinds())
+
+
+class ButtonMeanings(unittest.TestCase):
+    def setUp(self):
+        self.out = []
+        self.table = Table(Journal(header(), self.out.append))
+        self.table.feed({"t": 0, "ev": "gate", "player": 0, "gate": "d1", "zone": 1})
+        self.table.feed({"t": 10, "ev": "gate", "player": 1, "gate": "r1", "zone": 2})
+
+    def test_ok_declares_a_miss_for_the_thrower_only(self):
+        self.assertFalse(self.table.button(2, SHORT, 100))  # Runo: not his turn
+        self.assertTrue(self.table.button(0, SHORT, 200))
+        self.assertEqual(self.out[-2][0], "miss")
+
+    def test_ok_takes_on_a_choice_and_long_back_undoes(self):
+        t = self.table
+        t.feed({"t": 100, "ev": "land", "zone": 1, "bakugan": "drago"})
+        t.feed({"t": 200, "ev": "land", "zone": 2, "bakugan": "tigrerra"})
+        t.feed({"t": 300, "ev": "land", "zone": 1, "bakugan": "serpenoid"})
+        self.assertFalse(t.button(2, SHORT, 400))  # not Runo's choice
+        self.assertTrue(t.button(0, SHORT, 500))
+        self.assertEqual(t.j.game.captured[0], ["d1"])
+        self.assertTrue(t.button(3, LONG, 600))  # anyone may undo the last event
+        self.assertEqual(t.j.game.captured[0], [])
+        self.assertIsNotNone(t.j.game.choice)
+
+    def test_asking_names_whose_input_is_awaited(self):
+        t = self.table
+        self.assertEqual(t.asking(), (0, -1, "throw"))
+        t.feed({"t": 100, "ev": "land", "zone": 2, "bakugan": "drago"})
+        t.feed({"t": 200, "ev": "land", "zone": 2, "bakugan": "tigrerra"})
+        self.assertEqual(t.asking(), (0, 2, "battle"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,32 @@
+"""Magnetic simulator of the mat (CPython only): scenarios in, ADC frames,
+control events and ground truth out.
+
+    from host_tools import sim, boards
+    board = boards.load("reference")
+    sc = sim.parse_scenario(text)              # raises sim.ScenarioError(line, msg)
+    sc = sim.random_game(seed, board, header)  # a plausible official game
+    res = sim.run(board, sc, seed=0, header=None)
+    res.frames      # [(t_ms, [counts in channel order])] at board["rate_hz"]
+    res.controls    # control events (gate, miss, ability, resolve, choose, register) with "t"
+    res.truth       # [{"t", "ev": "open"|"leave"|"roll", "zone", "bakugan", "x", "y"}]
+    res.raw_lines(header)   # raw log v1 lines
+
+Physics and the numbers behind the defaults: hardware/sensing-physics.md.
+"""
+from host_tools.sim.scenario import Scenario, ScenarioError
+from host_tools.sim.scenario import parse as parse_scenario
+from host_tools.sim.world import SimResult, run
+from host_tools.sim.bakugan import default_props
+
+__all__ = ("Scenario", "ScenarioError", "parse_scenario", "run", "SimResult", "random_game",
+           "default_props", "idle_frames")
+
+
+def random_game(seed, board, header=None, **options):
+    from host_tools.sim.game import random_game as _rg
+    return _rg(seed, board, header, **options)
+
+
+def idle_frames(board, seconds, seed=0, settings=None):
+    from host_tools.sim.game import idle_frames as _idle
+    return _idle(board, seconds, seed, settings)

@@ -28,7 +28,8 @@ def load(mode):
 def new_game(header, sink=None):
     if type(header) is not dict:
         raise SetupError("header: expected an object")
-    return load(header.get("mode", "official"))(header, sink)
+    cls = load(header.get("mode", "official"))
+    return cls.variant(header)(header, sink)
 
 
 __all__ = ("load", "new_game", "MODES", "Reject", "SetupError")

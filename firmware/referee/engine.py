@@ -43,9 +43,20 @@ class Engine:
     # Input events this mode accepts; each has a handler on_<ev>. Modes that
     # add control events extend it: INPUTS = Engine.INPUTS + ("trap",).
     INPUTS = INPUTS
+    # Inputs that may come while a battle is pending without resolving it
+    # first (modes add their in-battle control events: traps, gear...).
+    BATTLE_INPUTS = ("ability", "resolve")
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
     OPENING_GATES = 1  # gates each player places before the first throw
+    TARGET = 3  # gates to capture when the header has no "target"
+
+    @classmethod
+    def variant(cls, header):
+        """The class that plays this header: a mode returns a subclass when
+        optional header fields switch on extra rules (referee.new_game calls
+        it; see referee/modes/extras.py). Default: the class itself."""
+        return cls
 
     def __init__(self, header, sink=None):
         _header.check(header, self.MIN_PLAYERS, self.MAX_PLAYERS)
@@ -56,7 +67,7 @@ class Engine:
         self.n = len(players)
         self.names = [p["name"] for p in players]
         self.first = header.get("first", 0)
-        self.target = header.get("target", 3)
+        self.target = header.get("target", self.TARGET)
         # Static facts, in header order.
         self.bak_ids = []
         self.bak_owner = {}
@@ -131,7 +142,7 @@ class Engine:
                 raise Reject("the game is over")
             if kind not in self.INPUTS:
                 raise Reject("unknown event %r" % (kind,))
-            if self.battle is not None and kind != "ability" and kind != "resolve":
+            if self.battle is not None and kind not in self.BATTLE_INPUTS:
                 snap = self._save()
                 self.resolve_battle(t)
                 if self.phase == OVER:

@@ -45,6 +45,7 @@ class Scenario:
         self.bakugan = {}
         self.settings = {}
         self.end_ms = 0
+        self.header = None  # the game header, when a generator made the scenario
 
     def add(self, action):
         self.actions.append(action)

@@ -21,6 +21,8 @@ AIR_MM = 90.0  # a ball higher than this above the mat is out of reach
 OPEN_MS = 80  # a Bakugan takes this long to pop open
 LIFT_MS = 300
 DRIFT_STEP_FRAMES = 25
+_NOISE_VARIANTS = 8
+_NOISE_CACHE = {}
 
 
 # --------------------------------------------------------------- geometry
@@ -250,13 +252,20 @@ class SensorModel:
         self.walk = [rng.gauss(0.0, self.walk_sigma) for _ in range(self.n)]
         self.rng = rng
         size = 1 << 16
-        table = [int(round(rng.gauss(0.0, sigma))) for _ in range(size + self.n)]
         spikes = settings.get("spikes", 1e-4)
-        if spikes > 0:
-            k = int(len(table) * spikes)
-            for _ in range(k):
-                i = rng.randrange(len(table))
-                table[i] = int(rng.choice((-1, 1)) * rng.uniform(6.0, 15.0) * max(sigma, 1.0))
+        # The noise table is the costly part of a run; a few variants per
+        # (sigma, spikes, n) are kept (which one is picked by the seeded rng),
+        # each frame then reads it at a random offset.
+        key = (sigma, spikes, self.n, rng.randrange(_NOISE_VARIANTS))
+        table = _NOISE_CACHE.get(key)
+        if table is None:
+            trng = random.Random("noise:%r" % (key,))
+            table = [int(round(trng.gauss(0.0, sigma))) for _ in range(size + self.n)]
+            if spikes > 0:
+                for _ in range(int(len(table) * spikes)):
+                    i = trng.randrange(len(table))
+                    table[i] = int(trng.choice((-1, 1)) * trng.uniform(6.0, 15.0) * max(sigma, 1.0))
+            _NOISE_CACHE[key] = table
         self.table = table
         self.size = size
 
@@ -607,6 +616,8 @@ def run(board, sc, seed=0, header=None):
     if isinstance(board, str):
         board = _boards.load(board)
     rng = random.Random("sim:%s" % (seed,))
+    if header is None:
+        header = getattr(sc, "header", None)
     b = _Builder(board, sc, rng, header)
     for a in sc.sorted_actions():
         b.do(a)
@@ -651,6 +662,9 @@ def _render(board, b, rng, settings, end_ms):
     fi = 0
     base = model.base(0.0)
     step_ms = DRIFT_STEP_FRAMES * 1000.0 / rate
+    static_key = None
+    static_acc = {}
+    static_pairs = []
 
     def contribution(pose, cardset, m):
         x, y, z, ux, uy, uz = pose
@@ -693,8 +707,9 @@ def _render(board, b, rng, settings, end_ms):
         o0 = randrange(size)
         counts = list(map(add, base, table[o0:o0 + n]))
         if active:
-            field = None
             keep = []
+            statics = []
+            dyn = None
             for o in active:
                 if o.t1 <= t:
                     continue
@@ -702,27 +717,65 @@ def _render(board, b, rng, settings, end_ms):
                 ph = o.phase_at(t)
                 if ph is None:
                     continue
-                m = o.props["moment"]
                 if ph.static:
-                    key = (id(ph), card_ver)
-                    c = cache.get(key)
+                    statics.append((ph, o.props["moment"]))
+                else:
+                    if dyn is None:
+                        dyn = []
+                    dyn.append((ph.pose(t), o.props["moment"]))
+            active = keep
+            key = (tuple([id(ph) for ph, _ in statics]), card_ver)
+            if key != static_key:
+                static_key = key
+                acc = {}
+                for ph, m in statics:
+                    ck = (id(ph), card_ver)
+                    c = cache.get(ck)
                     if c is None:
                         c = contribution(ph.p, cards, m)
-                        cache[key] = c
-                else:
-                    c = contribution(ph.pose(t), cards, m)
-                if c:
-                    if field is None:
-                        field = {}
+                        cache[ck] = c
                     for i, v in c:
-                        field[i] = field.get(i, 0.0) + v
-            active = keep
-            if field:
-                for i, v in field.items():
-                    c = counts[i] + int(math.floor(v + 0.5))
-                    counts[i] = maxc if c > maxc else (0 if c < 0 else c)
+                        acc[i] = acc.get(i, 0.0) + v
+                static_acc = acc
+                static_pairs = [(i, int(math.floor(v + 0.5))) for i, v in sorted(acc.items())]
+                static_pairs = [(i, v) for i, v in static_pairs if v]
+            if dyn is None:
+                pairs = static_pairs
+            else:
+                acc = dict(static_acc)
+                for pose, m in dyn:
+                    for i, v in contribution(pose, cards, m):
+                        acc[i] = acc.get(i, 0.0) + v
+                pairs = [(i, int(math.floor(v + 0.5))) for i, v in acc.items()]
+            for i, v in pairs:
+                c = counts[i] + v
+                counts[i] = maxc if c > maxc else (0 if c < 0 else c)
         if fault_now:
             for ch, v in fault_now.items():
                 counts[ch] = v
         frames.append((t, counts))
     return frames
+
+
+def idle_frames(board, seconds, seed=0, settings=None):
+    """Frames of an empty mat (noise, drift, spikes) for `seconds`, as a
+    generator: cheap enough for hours of idle time."""
+    if isinstance(board, str):
+        board = _boards.load(board)
+    rng = random.Random("idle:%s" % (seed,))
+    model = SensorModel(board, rng, settings or {})
+    n = model.n
+    rate = float(board["rate_hz"])
+    table = model.table
+    size = model.size
+    randrange = rng.randrange
+    base = model.base(0.0)
+    step_ms = DRIFT_STEP_FRAMES * 1000.0 / rate
+    nframes = int(seconds * rate)
+    for fno in range(nframes):
+        t = int(round(fno * 1000.0 / rate))
+        if fno and fno % DRIFT_STEP_FRAMES == 0:
+            model.step_drift(step_ms)
+            base = model.base(t)
+        o0 = randrange(size)
+        yield t, list(map(add, base, table[o0:o0 + n]))

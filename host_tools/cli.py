@@ -16,6 +16,7 @@ COMMANDS = {
     "demo": ("host_tools.commands.demo", "play the bundled sample game on the simulated mat"),
     "replay": ("host_tools.commands.replay", "replay an event log or a raw sensor log"),
     "bench": ("host_tools.commands.bench", "run benchmarks and print their figures"),
+    "board": ("host_tools.commands.board", "show the board definitions: zones, sensors, wiring"),
 }
 
 

@@ -1,0 +1,169 @@
+"""The phone page's API (docs/formats/web-api-v1.md) on the board.
+
+Spectators read the state; a phone that claimed a side (POST /api/claim,
+answered with a per-player code) may send that side's inputs. Everything a
+phone sends becomes an ordinary input event for the table (so the log and
+a replay have it), with `t` from the game clock and `player` from the code.
+
+Memory: the board and header JSON are encoded once; the recent output
+events are a fixed ring of RING encoded lines; a state answer is built as
+one string per request (a few KB at most), never per frame.
+"""
+import json
+
+try:
+    from os import urandom
+except ImportError:  # pragma: no cover - ports without os.urandom
+    urandom = None
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from referee import events as _events
+
+RING = const(32)
+INPUTS = ("gate", "miss", "ability", "resolve", "choose", "undo")
+
+
+def _new_code(seed):
+    if urandom is not None:
+        b = urandom(2)
+        n = (b[0] << 8) | b[1]
+    else:  # pragma: no cover
+        n = (seed * 7919 + 104729) & 0xFFFF
+    return "%04d" % (n % 10000)
+
+
+class WebApp:
+    def __init__(self, board, table, now, leds=None, asking=None):
+        """board: board definition; table: table.controller.Table (or a
+        Journal); now(): game time in ms; leds(): list of [r, g, b]."""
+        self.table = table
+        self.now = now
+        self.leds = leds
+        zones = [{"id": z["id"], "x": z["x"], "y": z["y"], "w": z["w"], "h": z["h"]} for z in board["zones"]]
+        self.board_json = json.dumps({"name": board.get("name"), "zones": zones})
+        self.header_json = json.dumps(table.header)
+        self.codes = [None] * len(table.header["players"])
+        self.ring = [None] * RING
+        self.seq = 0
+        self.last_reject = None
+
+    # Output events of the referee arrive here (chained from the board's sink).
+    def on_event(self, out):
+        self.seq += 1
+        self.ring[self.seq % RING] = (self.seq, _events.encode_json(out))
+        if out[0] == "reject":
+            for k, v in out[2]:
+                if k == "reason":
+                    self.last_reject = v
+
+    def _player_for(self, code):
+        if type(code) is not str:
+            return None
+        for i in range(len(self.codes)):
+            if self.codes[i] is not None and self.codes[i] == code:
+                return i
+        return None
+
+    def handle(self, method, path, query, body, peer):
+        if path == "/api/state":
+            if method != "GET":
+                return 405, "application/json", '{"error": "use GET"}'
+            return 200, "application/json", self.state(query)
+        if path == "/api/claim" or path == "/api/input":
+            if method != "POST":
+                return 405, "application/json", '{"error": "use POST"}'
+            try:
+                obj = json.loads(body)
+            except ValueError:
+                return 400, "application/json", '{"error": "body is not JSON"}'
+            if type(obj) is not dict:
+                return 400, "application/json", '{"error": "body must be a JSON object"}'
+            if path == "/api/claim":
+                return self.claim(obj)
+            return self.input(obj)
+        return 404, "application/json", '{"error": "no such API"}'
+
+    def state(self, query):
+        since = -1
+        code = None
+        for part in query.split("&"):
+            if part.startswith("since="):
+                try:
+                    since = int(part[6:])
+                except ValueError:
+                    since = -1
+            elif part.startswith("code="):
+                code = part[5:]
+        g = self.table.game if hasattr(self.table, "game") else self.table
+        if hasattr(g, "game"):
+            g = g.game
+        parts = ['{"api": 1, "seq": %d' % self.seq]
+        if since < 0:
+            parts.append(', "board": ' + self.board_json)
+            parts.append(', "header": ' + self.header_json)
+        parts.append(', "view": ' + json.dumps(g.view()))
+        if self.leds is not None:
+            parts.append(', "leds": ' + json.dumps(self.leds()))
+        if hasattr(self.table, "asking"):
+            p, z, what = self.table.asking()
+            parts.append(', "asking": {"player": %s, "zone": %d, "what": "%s"}' % (
+                "null" if p is None else str(p), z, what))
+        evs = []
+        lo = max(since + 1, self.seq - RING + 1, 1)
+        for s in range(lo, self.seq + 1):
+            item = self.ring[s % RING]
+            if item is not None and item[0] == s:
+                evs.append("[%d, %s]" % item)
+        parts.append(', "events": [' + ", ".join(evs) + "]")
+        you = self._player_for(code)
+        parts.append(', "you": {"player": %s}}' % ("null" if you is None else str(you)))
+        return "".join(parts)
+
+    def claim(self, obj):
+        p = obj.get("player")
+        if type(p) is not int or not 0 <= p < len(self.codes):
+            return 400, "application/json", '{"error": "player must be a side index"}'
+        cur = self.codes[p]
+        if cur is not None and obj.get("code") != cur:
+            return 409, "application/json", '{"error": "that side is already claimed"}'
+        if cur is None:
+            cur = _new_code(self.seq + p)
+            while cur in self.codes:
+                cur = _new_code(self.seq + p + 1)
+            self.codes[p] = cur
+        return 200, "application/json", json.dumps({"player": p, "code": cur})
+
+    def input(self, obj):
+        p = self._player_for(obj.get("code"))
+        if p is None:
+            return 403, "application/json", '{"error": "claim a side first: spectators only watch"}'
+        kind = obj.get("ev")
+        if kind not in INPUTS:
+            return 400, "application/json", json.dumps({"error": "unknown input %s" % json.dumps(kind)})
+        t = self.now()
+        journal = self.table.j if hasattr(self.table, "j") else self.table
+        if kind == "undo":
+            ok = journal.undo(t) is not None
+            return 200, "application/json", json.dumps({"ok": ok, "reason": None if ok else "nothing to undo"})
+        ev = {"t": t, "ev": kind, "by": "phone"}
+        for k in ("gate", "zone", "bakugan", "card", "action"):
+            if k in obj:
+                ev[k] = obj[k]
+        if kind in ("gate", "ability", "choose"):
+            ev["player"] = p
+        g = journal.game
+        if kind == "miss":
+            if g.bak_owner.get(ev.get("bakugan")) != p:
+                return 403, "application/json", '{"error": "not your Bakugan"}'
+        if kind == "resolve":
+            bt = g.battle
+            if bt is not None and g.bak_owner[bt[1]] != p and g.bak_owner[bt[2]] != p:
+                return 403, "application/json", '{"error": "not your battle"}'
+        self.last_reject = None
+        ok = self.table.feed(ev)
+        return 200, "application/json", json.dumps({"ok": bool(ok), "reason": None if ok else self.last_reject})

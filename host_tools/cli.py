@@ -17,6 +17,8 @@ COMMANDS = {
     "replay": ("host_tools.commands.replay", "replay an event log or a raw sensor log"),
     "bench": ("host_tools.commands.bench", "run benchmarks and print their figures"),
     "board": ("host_tools.commands.board", "show the board definitions: zones, sensors, wiring"),
+    "ports": ("host_tools.commands.ports", "list serial ports and show which one is an ESP32 board"),
+    "flash": ("host_tools.commands.flash", "put MicroPython on a bare ESP32 (esptool), then deploy the app"),
 }
 
 

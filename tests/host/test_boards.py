@@ -1,0 +1,163 @@
+"""Board definitions: the reference mat, the loader's checks, `board show`."""
+import copy
+import json
+import os
+
+import pytest
+
+from host_tools import boards, cli
+
+
+def test_reference_loads_and_is_listed():
+    assert "reference" in boards.names()
+    b = boards.load("reference")
+    assert len(b["zones"]) == 16 and len(b["sensors"]) == 96
+    assert [s["ch"] for s in b["sensors"]] == list(range(96))
+
+
+@pytest.mark.parametrize("name", boards.names())
+def test_zones_never_overlap_and_sensors_inside(name):
+    b = boards.load(name)
+    zs = b["zones"]
+    for i, a in enumerate(zs):
+        for c in zs[i + 1:]:
+            apart = (a["x"] + a["w"] <= c["x"] or c["x"] + c["w"] <= a["x"] or
+                     a["y"] + a["h"] <= c["y"] or c["y"] + c["h"] <= a["y"])
+            assert apart, "zones %d and %d overlap" % (a["id"], c["id"])
+    for s in b["sensors"]:
+        z = zs[s["zone"]]
+        assert z["x"] <= s["x"] <= z["x"] + z["w"] and z["y"] <= s["y"] <= z["y"] + z["h"], s
+
+
+def test_reference_hosts_the_seed_layouts():
+    """Rows of four, 2 x 3 blocks and the 8-card cross of the seed rule sheets
+    fit on the zone grid (cards side by side in neighbouring zones)."""
+    b = boards.load("reference")
+    cells = {}
+    xs = sorted(set(z["x"] for z in b["zones"]))
+    ys = sorted(set(z["y"] for z in b["zones"]))
+    for z in b["zones"]:
+        cells[(xs.index(z["x"]), ys.index(z["y"]))] = z["id"]
+        assert z["w"] >= b["card"]["w"] and z["h"] >= b["card"]["h"]
+    row4 = [(c, 1) for c in range(4)]
+    block23 = [(c, r) for c in range(1, 3) for r in range(3)]
+    cross8 = [(1, 1), (2, 1), (1, 2), (2, 2), (0, 1), (3, 2), (1, 0), (2, 3)]
+    for layout in (row4, block23, cross8, row4 + [(c, 2) for c in range(4)]):
+        assert all(cell in cells for cell in layout)
+
+
+def test_show_json_fields(capsys):
+    assert cli.main(["board", "show", "reference", "--json"]) == 0
+    out = capsys.readouterr().out
+    d = json.loads(out)
+    assert list(d)[:6] == ["name", "zones", "sensors", "sensor", "sensor_plane_to_card_top_mm", "rate_hz"]
+    assert d["name"] == "reference"
+    assert set(d["zones"][0]) == {"id", "x", "y", "w", "h"}
+    assert set(d["sensors"][0]) == {"ch", "zone", "x", "y"}
+    assert set(d["sensor"]) >= {"zero_counts", "counts_per_mT", "max_counts", "noise_counts_rms"}
+    assert d["sensor"]["max_counts"] == 4095
+    assert d["version"] == 1
+    assert d == boards.public(boards.load("reference"))
+
+
+def test_show_human_draws_every_zone(capsys):
+    assert cli.main(["board", "show", "reference"]) == 0
+    out = capsys.readouterr().out
+    for z in range(16):
+        assert "Z%d" % z in out
+    assert out.count("o") >= 96
+    assert "counts/mT" in out
+
+
+def test_show_unknown_board(capsys):
+    assert cli.main(["board", "show", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown board 'nope'" in err and "reference" in err and "Traceback" not in err
+
+
+def test_board_folders_carry_wiring():
+    for name in boards.names():
+        b = boards.load(name)
+        if "wiring" in b:
+            assert b["mat"] in boards.names()
+            assert len(b["wiring"]["channels"]) == len(b["sensors"])
+
+
+# ------------------------------------------------------------ loader errors
+
+@pytest.fixture
+def tmp_boards(tmp_path, monkeypatch):
+    mats = tmp_path / "mats"
+    mats.mkdir()
+    monkeypatch.setattr(boards, "BOARDS_DIR", str(tmp_path))
+    monkeypatch.setattr(boards, "MATS_DIR", str(mats))
+    with open(os.path.join(os.path.dirname(boards.__file__), "..", "boards", "mats", "reference.json")) as f:
+        ref = json.load(f)
+    return tmp_path, ref
+
+
+def _write(path, obj):
+    path.write_text(json.dumps(obj) if not isinstance(obj, str) else obj, encoding="utf-8")
+
+
+def _load_err(tmp, mat):
+    _write(tmp / "mats" / "m.json", mat)
+    with pytest.raises(boards.BoardError) as e:
+        boards.load("m")
+    return str(e.value)
+
+
+def test_bad_mats(tmp_boards):
+    tmp, ref = tmp_boards
+    m = copy.deepcopy(ref)
+    m["version"] = 2
+    assert "newer" in _load_err(tmp, m)
+    m = copy.deepcopy(ref)
+    del m["rate_hz"]
+    assert "missing field 'rate_hz'" in _load_err(tmp, m)
+    m = copy.deepcopy(ref)
+    m["zones"][1]["x"] = m["zones"][0]["x"] + 10
+    assert "overlap" in _load_err(tmp, m)
+    m = copy.deepcopy(ref)
+    m["sensors"][7]["x"] = 0
+    msg = _load_err(tmp, m)
+    assert "sensors[7]" in msg and "outside its zone" in msg
+    m = copy.deepcopy(ref)
+    m["sensors"][3]["ch"] = 4
+    assert "sensors[3].ch" in _load_err(tmp, m)
+    m = copy.deepcopy(ref)
+    del m["sensor"]["counts_per_mT"]
+    assert "sensor: missing field 'counts_per_mT'" in _load_err(tmp, m)
+    m = copy.deepcopy(ref)
+    m["plate"]["attenuation"] = 1.5
+    assert "plate.attenuation" in _load_err(tmp, m)
+    assert "not valid JSON" in _load_err(tmp, "{\n  \"version\": 1,\n  oops\n}")
+    assert "line 3" in _load_err(tmp, "{\n  \"version\": 1,\n  oops\n}")
+
+
+def test_bad_wiring(tmp_boards):
+    tmp, ref = tmp_boards
+    _write(tmp / "mats" / "reference.json", ref)
+    (tmp / "b1").mkdir()
+    w = {"version": 1, "mat": "reference", "adc_pins": [36, 39], "mux_select": [1, 2, 3, 4],
+         "channels": [[i % 2, i // 2 % 16] for i in range(96)]}
+    _write(tmp / "b1" / "wiring.json", w)
+    with pytest.raises(boards.BoardError) as e:
+        boards.load("b1")
+    assert "same ADC input" in str(e.value)
+    w["channels"] = w["channels"][:95]
+    _write(tmp / "b1" / "wiring.json", w)
+    with pytest.raises(boards.BoardError) as e:
+        boards.load("b1")
+    assert "95 entries" in str(e.value)
+    w["mat"] = "nope"
+    _write(tmp / "b1" / "wiring.json", w)
+    with pytest.raises(boards.BoardError) as e:
+        boards.load("b1")
+    assert "unknown mat 'nope'" in str(e.value)
+    w = {"version": 1, "mat": "reference", "adc_pins": list(range(6)), "mux_select": [1, 2, 3, 4],
+         "channels": [[i % 6, i // 6] for i in range(96)]}
+    _write(tmp / "b1" / "wiring.json", w)
+    b = boards.load("b1")
+    assert b["name"] == "b1" and b["mat"] == "reference" and b["wiring"]["adc_pins"] == list(range(6))
+    assert boards.names() == ["b1", "reference"]

@@ -1,0 +1,178 @@
+"""Raw log v1: round trip and every bad-input error, naming the line."""
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from host_tools import boards, rawlog, sim
+from host_tools.errors import UserError
+
+SAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                      "host_tools", "samples", "official.ndjson")
+
+
+def game_header():
+    with open(SAMPLE, encoding="utf-8") as f:
+        h = json.loads(f.readline())
+    return {k: h[k] for k in ("mode", "first", "target", "players")}
+
+
+@pytest.fixture(scope="module")
+def board():
+    return boards.load("reference")
+
+
+@pytest.fixture(scope="module")
+def good_lines(board):
+    sc = sim.parse_scenario("""
+        gate 0 dan-gold on zone 4 at 0.2s
+        register drago on zone 4 at 0.4s
+        place drago on zone 4 at 0.8s
+        remove drago at 1.2s
+        miss drago at 1.5s
+    """)
+    res = sim.run(board, sc, seed=3)
+    return res, res.raw_lines(game_header())
+
+
+def read(lines):
+    return rawlog.read_lines(io.StringIO("".join(ln + "\n" for ln in lines)))
+
+
+def err(lines, raw_text=None):
+    src = io.StringIO(raw_text if raw_text is not None else "".join(ln + "\n" for ln in lines))
+    with pytest.raises(rawlog.RawLogError) as e:
+        rawlog.read_lines(src)
+    return e.value
+
+
+def test_round_trip(good_lines):
+    res, lines = good_lines
+    log = read(lines)
+    assert log.header["bakumat"] == "raw" and log.header["version"] == 1
+    assert log.header["board"] == "reference" and log.header["rate_hz"] == 50
+    assert log.header["players"] == game_header()["players"]
+    assert log.frames == [(t, v) for t, v in res.frames]
+    assert log.controls == res.controls
+    assert [c["ev"] for c in log.controls] == ["gate", "register", "miss"]
+
+
+def test_write_and_read_file(tmp_path, good_lines, board):
+    res, _ = good_lines
+    p = tmp_path / "g.ndjson"
+    rawlog.write(str(p), rawlog.make_header(board, game_header()), res.frames, res.controls)
+    log = rawlog.read(str(p))
+    assert len(log.frames) == len(res.frames)
+    assert log.controls == res.controls
+
+
+def test_control_before_frames_of_same_ms(good_lines):
+    _, lines = good_lines
+    i = next(i for i, ln in enumerate(lines) if '"ev":"gate"' in ln)
+    assert json.loads(lines[i])["t"] == 200
+    assert json.loads(lines[i + 1])["t"] == 200 and "v" in json.loads(lines[i + 1])
+    assert json.loads(lines[i - 1])["t"] == 180
+
+
+def _mut(lines, idx, fn):
+    out = list(lines)
+    obj = json.loads(out[idx])
+    fn(obj)
+    out[idx] = json.dumps(obj)
+    return out
+
+
+def test_wrong_channel_count(good_lines):
+    _, lines = good_lines
+    e = err(_mut(lines, 3, lambda o: o["v"].pop()))
+    assert e.line == 4 and "95 values" in str(e) and "96 channels" in str(e)
+
+
+def test_value_out_of_range(good_lines):
+    _, lines = good_lines
+    e = err(_mut(lines, 2, lambda o: o["v"].__setitem__(17, 4096)))
+    assert e.line == 3 and "channel 17" in str(e) and "0..4095" in str(e)
+    e = err(_mut(lines, 2, lambda o: o["v"].__setitem__(0, -1)))
+    assert e.line == 3 and "out of range" in str(e)
+    e = err(_mut(lines, 2, lambda o: o["v"].__setitem__(5, 12.5)))
+    assert "integer" in str(e)
+
+
+def test_time_goes_backwards(good_lines):
+    _, lines = good_lines
+    e = err(_mut(lines, 5, lambda o: o.__setitem__("t", 0)))
+    assert e.line == 6 and "backwards" in str(e)
+    e = err(_mut(lines, 5, lambda o: o.pop("t")))
+    assert e.line == 6 and "'t'" in str(e)
+
+
+def test_bad_json_and_truncated_last_line(good_lines):
+    _, lines = good_lines
+    bad = list(lines)
+    bad[4] = bad[4][:-7]
+    e = err(bad)
+    assert e.line == 5 and "not valid JSON" in str(e)
+    text = "".join(ln + "\n" for ln in lines[:10]) + lines[10][:30]
+    e = err(None, text)
+    assert e.line == 11 and "truncated last line" in str(e)
+    # a complete last line without its newline is fine
+    log = rawlog.read_lines(io.StringIO("".join(ln + "\n" for ln in lines[:10]) + lines[10]))
+    assert len(log.frames) >= 8
+
+
+def test_header_errors(good_lines):
+    _, lines = good_lines
+    e = err(_mut(lines, 0, lambda o: o.__setitem__("version", 2)))
+    assert e.line == 1 and "newer" in str(e) and "version 2" in str(e)
+    e = err(_mut(lines, 0, lambda o: o.__setitem__("bakumat", "events")))
+    assert "not a BakuMat raw log" in str(e)
+    e = err(_mut(lines, 0, lambda o: o.pop("board")))
+    assert "board" in str(e)
+    e = err(_mut(lines, 0, lambda o: o.__setitem__("board", "no-such-board")))
+    assert "no-such-board" in str(e)
+    e = err(_mut(lines, 0, lambda o: o.pop("rate_hz")))
+    assert "rate_hz" in str(e)
+    e = err(_mut(lines, 0, lambda o: o.__setitem__("channels", 95)))
+    assert "channels" in str(e)
+    e = err(_mut(lines, 0, lambda o: o["players"][1]["gates"][0]["bonus"].__setitem__("fire", 10)))
+    assert e.line == 1 and "players[1].gates[0].bonus" in str(e)
+    e = err(_mut(lines, 0, lambda o: o["players"][0].pop("bakugan")))
+    assert "players[0]" in str(e) and "bakugan" in str(e)
+
+
+def test_event_errors(good_lines):
+    _, lines = good_lines
+    i = next(i for i, ln in enumerate(lines) if '"ev":"register"' in ln)
+    e = err(_mut(lines, i, lambda o: o.pop("zone")))
+    assert e.line == i + 1 and "register" in str(e) and "zone" in str(e)
+    e = err(_mut(lines, i, lambda o: o.__setitem__("bakugan", "nobody")))
+    assert "nobody" in str(e)
+    e = err(_mut(lines, i, lambda o: o.__setitem__("ev", "land")))
+    assert e.line == i + 1 and "land" in str(e) and "pipeline" in str(e)
+    e = err(_mut(lines, i, lambda o: o.__setitem__("ev", "teleport")))
+    assert "unknown event" in str(e)
+    e = err(_mut(lines, i, lambda o: o.__setitem__("v", [])))
+    assert "either a frame" in str(e)
+    e = err(_mut(lines, 3, lambda o: o.pop("v")))
+    assert "neither" in str(e)
+
+
+def test_empty_log():
+    with pytest.raises(rawlog.RawLogError) as e:
+        rawlog.read_lines(io.StringIO("\n\n"))
+    assert "empty log" in str(e.value)
+
+
+def test_read_names_the_file(tmp_path, good_lines):
+    _, lines = good_lines
+    p = tmp_path / "bad.ndjson"
+    p.write_text("".join(ln + "\n" for ln in _mut(lines, 3, lambda o: o["v"].pop())), encoding="utf-8")
+    with pytest.raises(UserError) as e:
+        rawlog.read(str(p))
+    assert str(p) in str(e.value) and "line 4" in str(e.value)
+    with pytest.raises(UserError) as e:
+        rawlog.read(str(tmp_path / "missing.ndjson"))
+    assert "cannot read" in str(e.value)

@@ -33,6 +33,10 @@ CHUNK = const(512)
 _FREE = const(0)
 _READ = const(1)
 _SEND = const(2)  # sending `out` then the file, then closing
+_DRAIN = const(3)  # after an error answer: read and drop what the client
+# still sends, so closing does not reset the connection before it has read
+# the answer (a "lingering close"), for at most DRAIN_MS
+DRAIN_MS = const(1000)
 
 _POLLIN = select.POLLIN
 _POLLOUT = select.POLLOUT
@@ -81,6 +85,7 @@ class _Client:
         self.off = 0
         self.file = None
         self.peer = None
+        self.drain = False
 
 
 class HttpServer:
@@ -128,11 +133,17 @@ class HttpServer:
                 self._read(c)
             elif c.state == _SEND:
                 self._write(c)
+            elif c.state == _DRAIN:
+                if _recv_into(c.sock, c.mv) == 0:
+                    self._close(c)
             if clock.ticks_diff(deadline, clock.ticks_ms()) <= 0:
                 break
         now = clock.ticks_ms()
         for c in self.clients:
-            if c.state != _FREE and clock.ticks_diff(now, c.since) > IDLE_MS:
+            if c.state == _DRAIN:
+                if clock.ticks_diff(now, c.since) > DRAIN_MS:
+                    self._close(c)
+            elif c.state != _FREE and clock.ticks_diff(now, c.since) > IDLE_MS:
                 self._drop(c)
 
     def _fileno(self, s):
@@ -201,6 +212,7 @@ class HttpServer:
         c.sock = None
         c.file = None
         c.out = b""
+        c.drain = False
         c.state = _FREE
 
     def _drop(self, c):
@@ -235,12 +247,14 @@ class HttpServer:
         try:
             lines = head.split(b"\r\n")
             method, target, _ = lines[0].split(b" ", 2)
+            method = method.decode()
+            target = target.decode()
             for line in lines[1:]:
                 if line[:15].lower() == b"content-length:":
                     length = int(line[15:].strip())
             if length < 0:
                 raise ValueError
-        except (ValueError, IndexError):
+        except (ValueError, IndexError, UnicodeError):
             self.stats["bad"] += 1
             self._answer(c, 400, {"error": "malformed request"})
             return
@@ -251,7 +265,7 @@ class HttpServer:
             return  # body still coming
         body = bytes(buf[end + 4:end + 4 + length])
         try:
-            self._dispatch(c, method.decode(), target.decode(), body)
+            self._dispatch(c, method, target, body)
         except Exception as e:  # never let a request take the loop down
             self.stats["bad"] += 1
             self._answer(c, 500, {"error": "internal error: %s" % type(e).__name__})
@@ -279,6 +293,7 @@ class HttpServer:
         self._answer_raw(c, status, "application/json", json.dumps(obj).encode())
 
     def _answer_raw(self, c, status, ctype, body, extra=""):
+        c.drain = status >= 400
         c.out = ("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n%sCache-Control: no-store\r\n"
                  "Connection: close\r\n\r\n" % (status, STATUS.get(status, "?"), ctype, len(body), extra)).encode() + body
         c.off = 0
@@ -328,7 +343,15 @@ class HttpServer:
                     return
             else:
                 self.stats["served"] += 1
-                self._close(c)
+                if c.drain:
+                    c.state = _DRAIN
+                    c.since = self.clock.ticks_ms()
+                    try:
+                        self.poller.modify(c.sock, _POLLIN)
+                    except (OSError, ValueError):
+                        pass
+                else:
+                    self._close(c)
                 return
         n = _send(c.sock, memoryview(c.out)[c.off:])
         if n < 0:

@@ -1,0 +1,157 @@
+"""The board's phone-page server, running in the real micropython binary
+(compiled .mpy, as deployed), poked by clients that misbehave."""
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from host_tools import mpscripts, mpybuild
+from mptools import tool
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "firmware"))
+from test_referee_rules import header  # noqa: E402
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    d = tmp_path_factory.mktemp("web")
+    fw = str(d / "fw")
+    mpybuild.build(fw)
+    hdr = d / "header.json"
+    hdr.write_text(json.dumps(header()))
+    port = free_port()
+    proc = subprocess.Popen([tool("micropython"), "-X", "heapsize=256K", mpscripts.path("web_board.py"), fw,
+                             str(hdr), str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("READY"), line + proc.stdout.read()
+    yield "http://127.0.0.1:%d" % port, port, proc
+    proc.kill()
+    proc.wait()
+
+
+def get(url):
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return r.status, json.loads(r.read())
+
+
+def post(url, obj):
+    req = urllib.request.Request(url, data=json.dumps(obj).encode(), method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def raw(port, data, close_early=False):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(data)
+    if close_early:
+        s.close()
+        return b""
+    out = b""
+    while True:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        out += chunk
+    s.close()
+    return out
+
+
+def test_state_claim_and_inputs(board):
+    url, port, _ = board
+    st, state = get(url + "/api/state")
+    assert st == 200 and state["api"] == 1
+    assert len(state["board"]["zones"]) == 16
+    assert state["header"]["players"][0]["name"] == "Dan"
+    assert state["view"]["phase"] == "setup"
+    assert state["you"]["player"] is None
+    # spectators only watch
+    st, body = post(url + "/api/input", {"ev": "resolve"})
+    assert st == 403
+    st, dan = post(url + "/api/claim", {"player": 0})
+    assert st == 200 and len(dan["code"]) == 4
+    st, _ = post(url + "/api/claim", {"player": 0})
+    assert st == 409  # taken, and no code given
+    st, runo = post(url + "/api/claim", {"player": 1})
+    assert st == 200 and runo["code"] != dan["code"]
+    st, r = post(url + "/api/input", {"code": dan["code"], "ev": "gate", "gate": "d1", "zone": 5})
+    assert r == {"ok": True, "reason": None}
+    # Dan cannot place Runo's gate: the referee's reason comes back
+    st, r = post(url + "/api/input", {"code": dan["code"], "ev": "gate", "gate": "r1", "zone": 6})
+    assert r["ok"] is False and "belongs to Runo" in r["reason"]
+    st, r = post(url + "/api/input", {"code": runo["code"], "ev": "gate", "gate": "r1", "zone": 6})
+    assert r["ok"] is True
+    # Runo may not declare Dan's miss
+    st, r = post(url + "/api/input", {"code": runo["code"], "ev": "miss", "bakugan": "drago"})
+    assert st == 403
+    st, state = get(url + "/api/state?since=0&code=" + dan["code"])
+    assert state["you"]["player"] == 0
+    assert "board" not in state
+    assert state["view"]["zones"]["5"]["gate"] == "d1"
+    assert [e[1]["ev"] for e in state["events"]][:2] == ["placed", "reject"]
+    # undo from the phone takes Runo's gate back
+    st, r = post(url + "/api/input", {"code": runo["code"], "ev": "undo"})
+    assert r["ok"] is True
+    st, state = get(url + "/api/state")
+    assert "6" not in state["view"]["zones"]
+
+
+def test_garbage_truncation_oversize_and_wrong_methods(board):
+    url, port, _ = board
+    assert raw(port, b"\x00\xff garbage \r\n\r\n").startswith(b"HTTP/1.0 400")
+    assert raw(port, b"GET /" + b"a" * 3000 + b" HTTP/1.0\r\n\r\n").startswith(b"HTTP/1.0 431")
+    big = json.dumps({"code": "0000", "ev": "miss", "pad": "x" * 2000}).encode()
+    assert raw(port, b"POST /api/input HTTP/1.0\r\nContent-Length: %d\r\n\r\n" % len(big) + big).startswith(
+        b"HTTP/1.0 413")
+    assert raw(port, b"POST /api/input HTTP/1.0\r\nContent-Length: 9\r\n\r\nnot json!").startswith(b"HTTP/1.0 400")
+    assert raw(port, b"DELETE /index.html HTTP/1.0\r\n\r\n").startswith(b"HTTP/1.0 405")
+    assert raw(port, b"GET /../../etc/passwd HTTP/1.0\r\n\r\n").startswith(b"HTTP/1.0 404")
+    raw(port, b"GET /api/sta", close_early=True)  # disconnects mid-request
+    raw(port, b"POST /api/input HTTP/1.0\r\nContent-Length: 50\r\n\r\n{\"co", close_early=True)
+    st, state = get(url + "/api/state")
+    assert st == 200
+
+
+def test_flood_of_idle_clients_is_refused_then_recovers(board):
+    url, port, proc = board
+    socks = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(12)]
+    refused = 0
+    deadline = time.monotonic() + 10
+    for s in socks:
+        s.settimeout(max(0.1, deadline - time.monotonic()))
+        try:
+            data = s.recv(100)
+        except socket.timeout:
+            continue
+        if data.startswith(b"HTTP/1.0 503"):
+            refused += 1
+    assert refused >= 12 - 4  # at most 4 client slots
+    for s in socks:
+        s.close()
+    # the slots held by silent clients are dropped after the idle timeout,
+    # or at once when they close: a fresh client gets served
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            st, _ = get(url + "/api/state")
+            break
+        except (urllib.error.URLError, ConnectionError, socket.timeout):
+            assert time.monotonic() < deadline, "server did not recover"
+    assert st == 200
+    assert proc.poll() is None

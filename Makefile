@@ -5,7 +5,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test setup bench clean
+.PHONY: demo test setup bench clean browser
+
+# The browser tests drive Debian's chromium (never a downloaded browser).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -18,7 +21,12 @@ setup: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/bakumat demo
 
-test: $(STAMP)
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

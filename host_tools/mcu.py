@@ -9,7 +9,7 @@ on ESP32-S3-DevKitC-1). Only pins that reach the DevKit's headers are
 """
 
 # One entry per "mcu" value of wiring.json.
-MCUS = {
+MCUS: dict = {
     "esp32": {
         "title": "ESP32 (ESP32-WROOM-32E module, ESP32-DevKitC V4)",
         "arch": "xtensawin",

@@ -69,7 +69,7 @@ def _legal(rng, g):
     if g.phase == OVER or p is None:
         return {"ev": "resolve"}
     if (g.battle is None and g.choice is None and g.placed == 0 and g.gates_in_hand(p)
-            and rng.random() < 0.3):
+            and rng.random() < 0.3 and len(g.field) < ZONES):
         free = [z for z in range(ZONES) if z not in g.field]
         return {"ev": "gate", "player": p, "gate": rng.choice(g.gates_in_hand(p)), "zone": rng.choice(free)}
     if g.battle is None and g.choice is None and g.all_standing(p):
@@ -105,21 +105,41 @@ def _wrong(rng, g):
     return {"ev": "resolve"}
 
 
-def random_game(seed, wrong=0.05, max_events=400, header=None):
+def random_game(seed, wrong=0.05, max_events=400, header=None, mode="official"):
     """(header, [events]) for a game played until someone wins (or the
-    event budget runs out). Deterministic for a seed."""
+    event budget runs out). Deterministic for a seed. Other modes than the
+    official one come from their generator module (MODE_GENERATORS)."""
     fwpath.ensure()
+    if mode != "official":
+        mod = __import__("host_tools." + MODE_GENERATORS[mode], None, None, ("random_game",))
+        return mod.random_game(seed, mode, wrong=wrong)
+    rng = random.Random(seed)
+    hdr = header or random_header(rng)
+    return play(rng, hdr, wrong, max_events)
+
+
+# mode -> module under host_tools with random_game(seed, mode, wrong=...)
+MODE_GENERATORS = {
+    "big": "gamegen_official",
+    "multi": "gamegen_official",
+}
+
+
+def play(rng, hdr, wrong, max_events, legal=None, wrong_event=None):
+    """Play a game of header `hdr` with the referee as the oracle: each event
+    is legal (`legal(rng, g)`) or, with probability `wrong`, doubtful
+    (`wrong_event(rng, g)`)."""
     import referee
     from referee.engine import OVER
 
-    rng = random.Random(seed)
-    hdr = header or random_header(rng)
+    legal = legal or _legal
+    wrong_event = wrong_event or _wrong
     g = referee.new_game(hdr)
     events = []
     t = 0
     while g.phase != OVER and len(events) < max_events:
         t += rng.randrange(100, 4000, 100)
-        ev = _wrong(rng, g) if rng.random() < wrong else _legal(rng, g)
+        ev = wrong_event(rng, g) if rng.random() < wrong else legal(rng, g)
         ev = dict(ev)
         ev["t"] = t
         events.append(ev)

@@ -13,6 +13,8 @@ from referee.errors import Reject, SetupError
 # mode name -> module under referee.modes. Later modes add a line here.
 MODES = {
     "official": "official",
+    "big": "big",
+    "multi": "multi",
 }
 
 

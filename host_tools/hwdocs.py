@@ -66,6 +66,9 @@ def led_positions(board):
         for j, i in enumerate(idx):
             x, y = where[sides[j % len(sides)]]
             out[i] = (x, y, z["id"], sides[j % len(sides)])
+    for e in led.get("edge", []):
+        # status LEDs at a player's edge, beside their buttons
+        out[e["led"]] = (e["x"], e["y"], None, "player %d edge" % e["player"])
     return out
 
 
@@ -88,9 +91,17 @@ def check_leds(board):
                 problems.append("led.zones[%d]: LED %d already belongs to zone %d" % (z, i, seen[i]))
             else:
                 seen[i] = z
+    for k, e in enumerate(led.get("edge", [])):
+        i = e.get("led")
+        if type(i) is not int or not 0 <= i < led["count"]:
+            problems.append("led.edge[%d]: LED index %r outside 0..%d" % (k, i, led["count"] - 1))
+        elif i in seen:
+            problems.append("led.edge[%d]: LED %d is already used" % (k, i))
+        else:
+            seen[i] = "edge"
     missing = [i for i in range(led["count"]) if i not in seen]
     if missing:
-        problems.append("led: LEDs %s belong to no zone" % missing)
+        problems.append("led: LEDs %s belong to no zone and no player edge" % missing)
     return problems
 
 
@@ -375,7 +386,8 @@ def layout_svg(board):
             continue
         x, y, zone, side = pos
         o.append('<rect x="%s" y="%s" width="2" height="2" fill="#ffd700" stroke="#a08000" stroke-width="0.2">'
-                 '<title>LED %d: zone %d %s</title></rect>' % (_f(x - 1), _f(y - 1), i, zone, side))
+                 '<title>LED %d: %s</title></rect>'
+                 % (_f(x - 1), _f(y - 1), i, side if zone is None else "zone %d %s" % (zone, side)))
     for b in w.get("buttons", []):
         o.append('<rect x="%s" y="%s" width="6" height="6" rx="1" fill="#444"><title>button %s: player %d %s, '
                  'GPIO%d</title></rect>' % (_f(b["x"] - 3), _f(b["y"] - 3), _esc(b["name"]), b["player"],

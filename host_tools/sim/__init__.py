@@ -8,7 +8,9 @@ control events and ground truth out.
     res = sim.run(board, sc, seed=0, header=None)
     res.frames      # [(t_ms, [counts in channel order])] at board["rate_hz"]
     res.controls    # control events (gate, miss, ability, resolve, choose, register) with "t"
-    res.truth       # [{"t", "ev": "open"|"leave"|"roll", "zone", "bakugan", "x", "y"}]
+    res.truth       # [{"t", "ev": "open"|"leave"|"roll", "zone", "bakugan", "x", "y"}], time order;
+                    # an open that answers a `register` has "lesson": True (not a throw);
+                    # roll: each zone a ball crosses without opening, zone None when it leaves the mat
     res.raw_lines(header)   # raw log v1 lines
 
 Physics and the numbers behind the defaults: hardware/sensing-physics.md.

@@ -6,7 +6,8 @@ generator makes is fed to a referee instance, so the game follows the rules
 at zones with gates; landing on an opponent starts a battle, which is
 resolved and after which both Bakugan are lifted and the card leaves; misses
 roll across the mat and off, or bounce off a card; a player whose Bakugan all
-stand moves one or takes a gate). Registration of every Bakugan comes first
+stand moves one by hand or takes a gate; a take-or-move choice is always
+answered `take`). Registration of every Bakugan comes first
 (card on a zone, `register`, the Bakugan put down opened, lifted).
 Deterministic for a seed.
 """
@@ -260,19 +261,10 @@ class _Gen:
             if g.choice is not None:
                 p, z, b = g.choice
                 self.wait(1.0, 2.5)
-                others = [x for x in sorted(g.field) if x != z]
-                if others and rng.random() < 0.4:
-                    to = rng.choice(others)
-                    # the player moves the newcomer by hand, then tells the mat
-                    self.act("remove", zone=None, bakugan=b)
-                    del self.phys[b]
-                    self.t += int(rng.uniform(600, 1200))
-                    self.act("place", bakugan=b, zone=to, pos=self.pos(), tilt=None, side=None, speed=None)
-                    self.phys[b] = to
-                    self.t += int(rng.uniform(300, 800))
-                    self.control({"ev": "choose", "player": p, "action": "move", "zone": to})
-                else:
-                    self.control({"ev": "choose", "player": p, "action": "take"})
+                # Only `take`: a move is the Bakugan lifted and opened on another
+                # gate, which the table infers from the sensing (docs/table-play.md)
+                # but a bare raw-log replay (no table controller) cannot.
+                self.control({"ev": "choose", "player": p, "action": "take"})
                 self.sync()
                 continue
             p = g.turn

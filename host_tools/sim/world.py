@@ -320,6 +320,7 @@ class _Builder:
                 for b in p.get("bakugan", []):
                     self.owner[b["id"]] = i
         self.nz = len(board["zones"])
+        self.lessons = {}  # zone -> Bakugan registered there, until it settles
 
     def bprops(self, bid):
         if bid not in self.props:
@@ -426,6 +427,8 @@ class _Builder:
             out = {"t": t}
             out.update(ev)
             self.controls.append(out)
+            if ev["ev"] == "register":
+                self.lessons[ev.get("zone")] = ev.get("bakugan")
             if a.get("card"):
                 self.card(t, ev["zone"], True)
             return
@@ -492,7 +495,11 @@ class _Builder:
             o.stand = st
             o.zone = z
             self.standing[bid] = o
-            self.truth.append({"t": t, "ev": "open", "zone": z, "bakugan": bid, "x": round(x, 1), "y": round(y, 1)})
+            tr = {"t": t, "ev": "open", "zone": z, "bakugan": bid, "x": round(x, 1), "y": round(y, 1)}
+            if self.lessons.get(z) == bid:
+                tr["lesson"] = True  # the registration placement: the pipeline learns, the referee never sees it
+                del self.lessons[z]
+            self.truth.append(tr)
             return
         if k == "roll":
             for z in a["zones"]:

@@ -20,6 +20,7 @@ COMMANDS = {
     "board": ("host_tools.commands.board", "show the board definitions: zones, sensors, wiring"),
     "ports": ("host_tools.commands.ports", "list serial ports and show which one is an ESP32 board"),
     "flash": ("host_tools.commands.flash", "put MicroPython on a bare ESP32 (esptool), then deploy the app"),
+    "deploy": ("host_tools.commands.deploy", "compile the app and copy what changed to the board (mpremote)"),
 }
 
 

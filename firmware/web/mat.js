@@ -76,9 +76,15 @@ var BakuMat = (function () {
         leds[i] = el("circle", {cx: p[0], cy: p[1], r: 2.6, "class": "led", "data-led": i}, svg);
       });
     });
+    (board.buttons || []).forEach(function (b) {
+      el("rect", {x: b.x - 5, y: b.y - 3, width: 10, height: 6, rx: 2, "class": "btn"}, svg);
+      el("text", {x: b.x, y: b.y + 1.6, "class": "btnt"}, svg, b.role);
+    });
+    var at = {};
+    (lay.edge || []).forEach(function (e) { at[e.led] = e; });
     (lay.status || []).forEach(function (i, j) {
-      leds[i] = el("circle", {cx: W / 2 + (j - (lay.status.length - 1) / 2) * 9, cy: H + 8, r: 3,
-                              "class": "led", "data-led": i}, svg);
+      var e = at[i] || {x: W / 2 + (j - (lay.status.length - 1) / 2) * 9, y: H + 8};
+      leds[i] = el("circle", {cx: e.x, cy: e.y, r: 3, "class": "led", "data-led": i}, svg);
     });
     var cap = lay.cap || 255;
 
@@ -126,11 +132,11 @@ var BakuMat = (function () {
       var L = st.leds || [];
       for (var i = 0; i < leds.length; i++) {
         if (!leds[i]) continue;
-        var q = L[i] || [0, 0, 0], r = q[0], g = q[1], b = q[2], c = (r << 16) | (g << 8) | b;
-        // Show the colour the firmware meant: undo the brightness cap.
-        var k = Math.min(255 / cap, 255 / Math.max(r, g, b, 1));
-        leds[i].setAttribute("fill", c ? "rgb(" + [r, g, b].map(function (x) { return Math.round(x * k); }) + ")" : "#222");
-        leds[i].setAttribute("fill-opacity", c ? Math.min(1, 0.35 + Math.max(r, g, b) / cap) : 1);
+        var q = L[i] || [0, 0, 0], c = (q[0] << 16) | (q[1] << 8) | q[2];
+        // As the eye sees it: undo the brightness cap, then a gamma of 2.2.
+        leds[i].setAttribute("fill", c ? "rgb(" + q.map(function (x) {
+          return Math.round(255 * Math.pow(Math.min(1, x / cap), 0.45));
+        }) + ")" : "#222");
         leds[i].setAttribute("data-rgb", hex(c));
       }
     }

@@ -1,19 +1,45 @@
-"""bakumat demo: the main job on the built-in simulated mat.
+"""bakumat demo: a simulated game on the virtual mat, live.
 
-For now it replays the bundled sample game and prints its transcript."""
+Two players throw Bakugan on the simulated mat (the magnetic simulator makes
+the sensor frames); the firmware's sensing pipeline and referee decide what
+happened; the game shows in the terminal, and in the browser with --view.
+`--players human` lets you throw for the first player (type a zone number,
+or click the zone on the page). `--sample` replays the bundled sample game's
+event log instead and prints its transcript.
+"""
 import os
 import sys
 
-from host_tools.commands.replay import replay_events
-from host_tools.logfile import read_lines
+from host_tools.errors import UserError
 
 SAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples", "official.ndjson")
 
 
 def add_arguments(p):
-    p.add_argument("--json", action="store_true", help="print output events as NDJSON")
+    p.add_argument("--mode", default="official", help="game mode: official (default), big, multi")
+    p.add_argument("--seed", type=int, help="seed of the simulated game (default: a random one, printed)")
+    p.add_argument("--speed", type=float, default=3.0,
+                   help="playback speed: 1 = real time, 3 (default), 0 = as fast as possible")
+    p.add_argument("--players", default="random", choices=("random", "human"),
+                   help="random: two simulated players; human: you throw for the first player")
+    p.add_argument("--view", action="store_true", help="also show the mat in the browser (served on localhost)")
+    p.add_argument("--port", type=int, default=8765, help="with --view: HTTP port (default 8765; 0 picks a free one)")
+    p.add_argument("--no-browser", action="store_true", help="with --view: print the address, do not open a browser")
+    p.add_argument("--board", help="board definition (default: the first board folder)")
+    p.add_argument("--sample", action="store_true", help="replay the bundled sample game's event log instead")
+    p.add_argument("--json", action="store_true", help="with --sample: print output events as NDJSON")
 
 
 def run(args):
-    replay_events(read_lines(SAMPLE), SAMPLE, args.json, sys.stdout)
-    return 0
+    if args.sample:
+        from host_tools.commands.replay import replay_events
+        from host_tools.logfile import read_lines
+        replay_events(read_lines(SAMPLE), SAMPLE, args.json, sys.stdout)
+        return 0
+    if args.json:
+        raise UserError("--json goes with --sample (the live demo prints a transcript)")
+    if not 0 <= args.port <= 65535:
+        raise UserError("--port: %d is not a TCP port (0..65535)" % args.port)
+    from host_tools.demo_game import run_demo
+    return run_demo(mode=args.mode, seed=args.seed, speed=args.speed, players=args.players, view=args.view,
+                    out=sys.stdout, board_name=args.board, port=args.port, open_browser=not args.no_browser)

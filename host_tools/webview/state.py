@@ -69,7 +69,11 @@ def board_json(board):
         "title": board.get("title", board["name"]),
         "zones": [{"id": z["id"], "x": z["x"], "y": z["y"], "w": z["w"], "h": z["h"]} for z in board["zones"]],
         "leds": {"count": led_count(board), "zones": [list(x) for x in zl], "status": list(status),
-                 "cap": int(led.get("max_brightness", 255)) or 255},
+                 "cap": int(led.get("max_brightness", 255)) or 255,
+                 "edge": [{"led": e["led"], "x": e["x"], "y": e["y"], "player": e.get("player")}
+                          for e in led.get("edge", ()) if "x" in e and "y" in e]},
+        "buttons": [{"player": b.get("player"), "role": b.get("role", b.get("name", "")), "x": b["x"], "y": b["y"]}
+                    for b in (board.get("wiring") or {}).get("buttons", ()) if "x" in b and "y" in b],
         "colors": {"player": list(palette.PLAYER), "reject": palette.REJECT, "fault": palette.FAULT},
     }
     if "outline" in board:

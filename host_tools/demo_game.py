@@ -1,0 +1,409 @@
+"""The live demo: a simulated game on the mat, refereed by the firmware.
+
+    run_demo(mode, seed, speed, players, view, out)
+
+Two players (random, or a person for player 1 with players="human") throw
+Bakugan; the magnetic simulator (host_tools/sim) turns every throw, roll and
+lift into ADC frames; the firmware's sensing pipeline and referee
+(firmware/match.py, here under CPython) decide from those frames alone what
+happened, and the game is shown as it goes: the referee's transcript and a
+small text mat in the terminal, and the mat page in the browser with view=True
+(bakumat view's server, firmware/web/).
+
+The simulated players follow a scenario made by host_tools/sim/game.py with
+its own referee as the oracle; the firmware's referee only sees the sensor
+frames and the control events (gate placed, ability, resolve, choice, miss),
+exactly as on a real mat. If the sensing gets something wrong, the demo shows
+it: that is the point.
+"""
+import queue
+import random
+import sys
+import threading
+import time
+
+from host_tools import fwpath
+from host_tools.errors import UserError
+
+PLAYERS = ("random", "human")
+HUMAN = 0  # the person plays the first player in the header (top of the mat)
+
+
+# ------------------------------------------------------------------ the mat
+
+class FirmwareMat:
+    """Sensing pipeline + referee on CPython (firmware/match.py), with the
+    firmware's LED feedback, published as web API states."""
+
+    def __init__(self, board, header):
+        fwpath.ensure()
+        from match import Match
+        from host_tools.webview.state import Tracker
+        self.board = board
+        self.tracker = Tracker(board, header)
+        self.lock = threading.Lock()
+        self.sensed = []
+        self.match = Match(board, self.tracker.game, self._sensed)
+        self.t = 0
+
+    def _sensed(self, ev):
+        self.sensed.append(ev)
+        self.tracker.mark_input_zone(ev.get("zone"))
+
+    def frame(self, t, values):
+        with self.lock:
+            self.t = t
+            self.tracker.tick(t)
+            self.match.frame(values, t)
+            if self.sensed:
+                self.tracker.after()
+
+    def control(self, ev):
+        with self.lock:
+            self.tracker.tick(ev["t"])
+            self.tracker.mark_input_zone(ev.get("zone"))
+            ok = self.match.control(ev)
+            self.tracker.after()
+            return ok
+
+    def finish(self):
+        with self.lock:
+            self.tracker.finish(self.t)
+
+    @property
+    def over(self):
+        return self.tracker.game.view()["phase"] == "over"
+
+    def take_sensed(self):
+        with self.lock:
+            s = self.sensed
+            self.sensed = []
+            return s
+
+
+# ------------------------------------------------------------------ terminal
+
+def ascii_mat(board, view, header):
+    """The mat as text: one cell per zone (id, gate owner, Bakugan)."""
+    zones = board["zones"]
+    xs = sorted(set(z["x"] for z in zones))
+    ys = sorted(set(z["y"] for z in zones))
+    grid = {}
+    for z in zones:
+        grid[(xs.index(z["x"]), ys.index(z["y"]))] = z["id"]
+    names = [p["name"] for p in header["players"]]
+    W = 13
+    sep = "+" + "+".join(["-" * W] * len(xs)) + "+"
+    lines = [sep]
+    vz = view["zones"]
+    for r in range(len(ys)):
+        a = []
+        b = []
+        for c in range(len(xs)):
+            zid = grid.get((c, r))
+            info = vz.get(zid) if zid is not None else None
+            if info is None:
+                a.append(("%s" % ("" if zid is None else zid)).ljust(W))
+                b.append(" " * W)
+                continue
+            a.append(("%d %s" % (zid, info["gate"]))[:W].ljust(W))
+            owner = names[info["owner"]][:4]
+            bk = ",".join(info["bakugan"]) or "(" + owner + ")"
+            b.append(bk[:W].ljust(W))
+        lines.append("|" + "|".join(a) + "|")
+        lines.append("|" + "|".join(b) + "|")
+        lines.append(sep)
+    caps = view["captured"]
+    lines.append("   ".join("%s %d/%s" % (names[i], len(caps[i]), header.get("target", 3)) for i in range(len(names))))
+    return "\n".join(lines)
+
+
+class Terminal:
+    def __init__(self, out, board, header, mat):
+        self.out = out
+        self.board = board
+        self.header = header
+        self.mat = mat
+        self.seen = 0
+
+    def write(self, text):
+        try:
+            self.out.write(text + "\n")
+            self.out.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    def update(self):
+        """Print what happened since the last call."""
+        for ev in self.mat.take_sensed():
+            if ev["ev"] == "land" and not ev.get("learned"):
+                self.write("           sensors: %s opened on zone %s" % (ev.get("bakugan") or "an unknown Bakugan",
+                                                                          ev["zone"]))
+            elif ev["ev"] == "land":
+                self.write("           sensors: learnt %s on zone %s" % (ev["bakugan"], ev["zone"]))
+            elif ev["ev"] == "fault":
+                self.write("           sensors: FAULT on channel %s (%s)" % (ev["ch"], ev["kind"]))
+        tr = self.mat.tracker
+        with self.mat.lock:
+            new = [e for e in tr.events if e[0] > self.seen]
+            if new:
+                self.seen = new[-1][0]
+            view = tr.game.view() if new else None
+        show_mat = False
+        for _, e in new:
+            self.write(e.get("text") or e["ev"])
+            if e["ev"] in ("turn", "win", "stalemate"):
+                show_mat = True
+        if show_mat:
+            self.write(ascii_mat(self.board, view, self.header))
+
+
+# ------------------------------------------------------------------ pacing
+
+class Pacer:
+    """Game time -> wall time at `speed` (0: as fast as possible)."""
+
+    def __init__(self, speed, stop):
+        self.speed = speed
+        self.stop = stop
+        self.anchor(0)
+
+    def anchor(self, t):
+        self.t0 = t
+        self.w0 = time.monotonic()
+
+    def wait(self, t):
+        if self.speed <= 0:
+            return not self.stop.is_set()
+        due = self.w0 + (t - self.t0) / 1000.0 / self.speed
+        while True:
+            left = due - time.monotonic()
+            if left <= 0 or self.stop.is_set():
+                return not self.stop.is_set()
+            self.stop.wait(min(left, 0.2))
+
+
+def play_span(frames, controls, start, end, mat, pacer, term, fi=0, ci=0):
+    """Feed frames and control events with start < t <= end (controls before
+    the frames of their millisecond). Returns (fi, ci) to continue from."""
+    while fi < len(frames) and frames[fi][0] <= start:
+        fi += 1
+    while ci < len(controls) and controls[ci]["t"] <= start:
+        ci += 1
+    while fi < len(frames) and frames[fi][0] <= end:
+        t, v = frames[fi]
+        while ci < len(controls) and controls[ci]["t"] <= t:
+            ev = dict(controls[ci])
+            ci += 1
+            mat.control(ev)
+        if not pacer.wait(t):
+            break
+        mat.frame(t, v)
+        fi += 1
+        term.update()
+        if mat.over:
+            break
+    return fi, ci
+
+
+# ------------------------------------------------------------------ players
+
+def make_header(mode, rng):
+    from host_tools import gamegen
+    if mode == "official":
+        return gamegen.random_header(rng)
+    from host_tools import gamegen_official
+    if mode not in gamegen_official.SPECS:
+        fwpath.ensure()
+        import referee
+        raise UserError("unknown mode %r (known: %s)" % (mode, ", ".join(sorted(referee.MODES))))
+    return gamegen_official.random_header(rng, mode)
+
+
+def _human_generator(rng, board, header, opts, ask):
+    """sim.game's generator with player HUMAN's throws asked from a person.
+    ask(gen, bid) -> zone id or None (a miss)."""
+    from host_tools.sim import game as sgame
+
+    class Gen(sgame._Gen):
+        def throw(self, p, bid):
+            if p != HUMAN:
+                return sgame._Gen.throw(self, p, bid)
+            z = ask(self, bid)
+            if z is None or z not in self.cards:
+                zones = [z] if z is not None else self.miss_path(p)
+                self.act("roll", bakugan=bid, zones=zones, off=True, speed=None)
+                self.t += int(self.rng.uniform(1500, 2500))
+                self.control({"ev": "miss", "bakugan": bid})
+                return
+            t_open = self.t + int(self.rng.uniform(700, 1200))
+            self.act("throw", t=t_open, bakugan=bid, zone=z, pos=self.pos(), tilt=None, side=p, speed=None)
+            self.t = t_open
+            self.feed_land(bid, z, t_open)
+            self.phys[bid] = z
+
+    return Gen(rng, board, header, opts)
+
+
+# ------------------------------------------------------------------ driver
+
+def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False, out=None,
+             board_name=None, port=0, open_browser=True, answers=None, linger=True, stop=None, on_url=None):
+    """Play one simulated game live. Returns 0 when someone won, 1 otherwise.
+
+    view: also serve the page (bakumat view's server) and open a browser.
+    answers: a queue.Queue of human throws (zone id, or None for a miss);
+    by default they come from stdin and from clicks on the page.
+    linger: with view, keep serving after the game until Ctrl-C.
+    stop: a threading.Event that ends the game early.
+    on_url: called with the page's address once it is served."""
+    from host_tools import boards
+    from host_tools.sim import game as sgame
+    from host_tools.sim import world
+    from host_tools.webview import state as wstate
+    from host_tools.webview.timeline import default_board
+
+    out = out or sys.stdout
+    if players not in PLAYERS:
+        raise UserError("--players: expected one of %s, got %r" % (", ".join(PLAYERS), players))
+    if speed < 0:
+        raise UserError("--speed must be >= 0 (0: as fast as possible), got %s" % speed)
+    if seed is None:
+        seed = random.randrange(1, 100000)
+    board = boards.load(board_name or default_board())
+    rng = random.Random("demo:%s:%s" % (mode, seed))
+    header = make_header(mode, rng)
+    stop = stop or threading.Event()
+    mat = FirmwareMat(board, header)
+    term = Terminal(out, board, header, mat)
+    names = [p["name"] for p in header["players"]]
+    term.write("BakuMat demo: %s game on board %s, seed %s, speed %sx%s" % (
+        header.get("mode", "official"), board["name"], seed, speed,
+        "" if players == "random" else "; you are %s (player 1)" % names[HUMAN]))
+    for i, p in enumerate(header["players"]):
+        term.write("  %s: %s" % (p["name"], ", ".join("%s (%s, %d G)" % (b["id"], b["attr"], b["g"])
+                                                      for b in p["bakugan"])))
+    srv = None
+    answers = answers if answers is not None else (queue.Queue() if players == "human" else None)
+    waiting = {"bid": None}
+
+    if view:
+        from host_tools.webview import server
+
+        def on_throw(body):
+            if answers is None:
+                raise server.ApiError(403, "no human player in this game")
+            if waiting["bid"] is None:
+                return {"ok": False, "error": "not your turn to throw yet"}
+            if body.get("miss"):
+                answers.put(None)
+                return {"ok": "missed"}
+            z = body.get("zone")
+            if type(z) is not int or not any(zz["id"] == z for zz in board["zones"]):
+                raise server.ApiError(400, "zone: expected a zone number of this board")
+            answers.put(z)
+            return {"ok": "%s thrown at zone %d" % (waiting["bid"], z)}
+
+        src = server.LiveSource("demo: %s game, seed %s" % (header.get("mode", "official"), seed),
+                                wstate.board_json(board), on_throw=on_throw if players == "human" else None)
+        src.set_tracker(mat.tracker)
+        src.lock = mat.lock
+        srv = server.start(src, port=port)
+        term.write("the mat in your browser: %s" % srv.url)
+        if on_url is not None:
+            on_url(srv.url)
+        if open_browser:
+            from host_tools.commands.view import open_browser as ob
+            ob(srv.url, out)
+
+    pacer = Pacer(speed, stop)
+    try:
+        if players == "random":
+            sc = sgame.random_game(seed, board, header)
+            res = world.run(board, sc, seed=seed, header=header)
+            play_span(res.frames, res.controls, -1, res.frames[-1][0], mat, pacer, term)
+        else:
+            _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop)
+        if not mat.over and not stop.is_set():
+            mat.finish()
+            term.update()
+    finally:
+        if srv is not None:
+            srv.source.running = False
+    v = mat.tracker.game.view()
+    if v["winner"] is not None:
+        term.write("winner: %s (seed %s)" % (names[v["winner"]], seed))
+    else:
+        term.write("no winner (seed %s)" % seed)
+    if srv is not None:
+        if linger and not stop.is_set():
+            term.write("the page stays at %s  (Ctrl-C to stop)" % srv.url)
+            try:
+                while not stop.is_set():
+                    stop.wait(0.5)
+            except KeyboardInterrupt:
+                pass
+        srv.shutdown()
+        srv.server_close()
+    return 0 if v["winner"] is not None else 1
+
+
+def _stdin_answers(answers, board, out):
+    """Read throws typed in the terminal: a zone number, or m for a miss."""
+    ids = set(z["id"] for z in board["zones"])
+
+    def reader():
+        for line in sys.stdin:
+            s = line.strip().lower()
+            if s in ("m", "miss"):
+                answers.put(None)
+            elif s.isdigit() and int(s) in ids:
+                answers.put(int(s))
+            elif s:
+                out.write("type a zone number (%d..%d) or m for a miss\n" % (min(ids), max(ids)))
+                out.flush()
+    th = threading.Thread(target=reader, name="demo-stdin", daemon=True)
+    th.start()
+
+
+def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
+    from host_tools.sim import game as sgame
+    from host_tools.sim import world
+    rng = random.Random("game:%s" % (seed,))
+    opts = dict(sgame.DEFAULTS)
+    opts["long_idle"] = 0.0
+    pos = {"t": -1, "stdin": False}
+
+    def catch_up(gen):
+        # render what the players did so far and play it up to now
+        res = world.run(board, gen.sc, seed=seed, header=header)
+        play_span(res.frames, res.controls, pos["t"], gen.t, mat, pacer, term)
+        pos["t"] = gen.t
+        return res
+
+    def ask(gen, bid):
+        catch_up(gen)
+        if stop.is_set():
+            return None
+        if not pos["stdin"] and answers is not None and sys.stdin is not None and sys.stdin.isatty():
+            _stdin_answers(answers, board, term.out)
+            pos["stdin"] = True
+        term.write(">>> your throw with %s: type a zone number (or click it on the page), m for a miss" % bid)
+        waiting["bid"] = bid
+        z = None
+        while not stop.is_set():
+            try:
+                z = answers.get(timeout=0.2)
+                break
+            except queue.Empty:
+                continue
+        waiting["bid"] = None
+        pacer.anchor(gen.t)
+        return z
+
+    gen = _human_generator(rng, board, header, opts, ask)
+    gen.play()
+    if stop.is_set():
+        return
+    res = world.run(board, gen.sc, seed=seed, header=header)
+    play_span(res.frames, res.controls, pos["t"], res.frames[-1][0], mat, pacer, term)

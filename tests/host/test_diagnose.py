@@ -1,0 +1,120 @@
+"""Channel health and walk-the-zones analysis on simulated frames with
+faults the test puts in (host_tools/diagnose.py)."""
+import pytest
+
+from host_tools import boards, diagnose, sim, termmat
+
+
+@pytest.fixture(scope="module")
+def board():
+    return boards.load("esp32_devkitc")
+
+
+def frames_of(board, text, seed=3):
+    return sim.run(board, sim.parse_scenario(text), seed=seed).frames
+
+
+def test_healthy_mat_is_all_ok(board):
+    rows = diagnose.classify(board, diagnose.channel_stats(frames_of(board, "idle 3s")))
+    assert len(rows) == 96
+    bad = [r for r in rows if r["health"] != "ok"]
+    assert bad == []
+    zero = board["sensor"]["zero_counts"]
+    assert all(abs(r["baseline"] - zero) < 150 for r in rows)
+    assert rows[13]["zone"] == 2 and rows[13]["slot"] == 1
+
+
+def test_faults_are_named(board):
+    text = ("fault ch 17 dead at 0s\nfault ch 30 stuck 2300 at 0s\nfault ch 44 stuck 4095 at 0s\n"
+            "idle 3s")
+    rows = diagnose.classify(board, diagnose.channel_stats(frames_of(board, text)))
+    health = dict((r["ch"], r["health"]) for r in rows if r["health"] != "ok")
+    assert health == {17: "dead", 30: "stuck", 44: "saturated"}
+    assert "dead" in rows[17]["why"] and rows[17]["zone"] == 2
+
+
+def test_noisy_and_offset(board):
+    fr = frames_of(board, "idle 3s")
+    fr = [(t, list(v)) for t, v in fr]
+    for i, (t, v) in enumerate(fr):
+        v[5] += 40 if i % 2 else -40      # a rail ripple on channel 5
+        v[6] += 400                        # a magnet left near channel 6
+    rows = diagnose.classify(board, diagnose.channel_stats(fr))
+    assert rows[5]["health"] == "noisy"
+    assert rows[6]["health"] == "offset"
+
+
+def test_identical_zones_point_at_a_select_line(board):
+    fr = frames_of(board, "idle 2s")
+    z = diagnose.zone_channels(board)
+    out = []
+    for t, v in fr:
+        v = list(v)
+        for a, b in zip(z[3], z[7]):       # S2 stuck: zone 3 reads as zone 7
+            v[a] = v[b]
+        out.append((t, v))
+    assert diagnose.identical_zones(board, out) == [(3, 7)]
+    assert diagnose.select_line_hint(3, 7) == ["S2"]
+    assert diagnose.identical_zones(board, fr) == []
+
+
+def walk(board, zone, flip=None, seed=3):
+    text = ("bakugan drago polarity down\ncard on zone %d at 0.9s\nplace drago on zone %d at 1s\n"
+            "remove drago at 2.5s\nidle 1s" % (zone, zone))
+    fr = frames_of(board, text, seed)
+    st = diagnose.channel_stats(fr[:40])
+    base = [s["mean"] for s in st]
+    w = diagnose.WalkZone(board, zone, base, [s["noise"] for s in st])
+    for _, v in fr[40:]:
+        if flip is not None:
+            v = list(v)
+            v[flip] = int(2 * base[flip] - v[flip])
+        w.feed(v)
+    return w
+
+
+def test_walk_sees_placement_and_removal(board):
+    w = walk(board, 5)
+    assert w.placed and w.removed
+    c, d = w.strongest()
+    assert c in diagnose.zone_channels(board)[5]
+    assert abs(d) > 40
+    assert w.silent() == []
+
+
+def test_reversed_channel_found_across_zones(board):
+    walks = [walk(board, z) for z in (0, 5, 10)]
+    assert diagnose.reversed_channels(walks) == []
+    w = walk(board, 15)
+    c, _ = w.strongest()
+    flipped = walk(board, 15, flip=c)
+    assert flipped.strongest()[0] == c
+    assert diagnose.reversed_channels(walks + [flipped]) == [c]
+
+
+def test_dead_channel_is_silent_in_the_walk(board):
+    text = ("fault ch 33 dead at 0s\nbakugan drago polarity down\ncard on zone 5 at 0.9s\n"
+            "place drago on zone 5 at 1s\nremove drago at 2.5s\nidle 1s")
+    fr = frames_of(board, text)
+    st = diagnose.channel_stats(fr[:40])
+    w = diagnose.WalkZone(board, 5, [s["mean"] for s in st], [s["noise"] for s in st])
+    for _, v in fr[40:]:
+        w.feed(v)
+    assert w.placed and w.silent() == [33]
+
+
+def test_mat_drawing_shows_the_view(board):
+    view = {"mode": "official", "phase": "play", "turn": 1, "winner": None, "choice": None,
+            "zones": {"5": {"gate": "dan-gold", "owner": 0, "bakugan": ["drago"]}},
+            "captured": [[], ["x"]], "battle": {"zone": 5, "attacker": "drago", "defender": "y"}}
+    text = termmat.draw(board, view, {2: "ok"})
+    lines = text.splitlines()
+    assert sum(1 for line in lines if line.startswith("+")) == 8      # 4 rows of boxes
+    assert "5 BATTLE" in text and "gate dan-gold" in text and "* drago" in text and "2 ok" in text
+    # zone 5 sits in the second row, second column
+    row = [line for line in lines if "5 BATTLE" in line][0]
+    assert row.index("5 BATTLE") > row.index("|4")
+    assert "turn: player 1" in termmat.status_line(view)
+    assert termmat.describe("game", {"ev": "capture", "player": 1, "gate": "g", "zone": 3,
+                                     "reason": "battle"}) == "P1 CAPTURES gate g (zone 3, battle)"
+    assert "FAULT" in termmat.describe("fault", {"ch": 17, "zone": 2, "kind": "dead"})

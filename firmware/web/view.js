@@ -51,7 +51,7 @@
     var ul = $("events");
     steps.forEach(function (s, i) {
       var e = li(s.input, "in", i);
-      e.onclick = function () { go(i); };
+      e.onclick = function () { if (info.traces && s.zone !== null && s.zone !== undefined) tzone = s.zone; go(i); };
       ul.appendChild(e);
       (s.out || []).forEach(function (o) {
         var x = li(o, "out", i);
@@ -129,11 +129,12 @@
       return;
     }
     $("tz").textContent = "zone " + tzone;
-    // signed square-root scale: a threshold of tens and fields of thousands both show
-    var sq = function (v) { return v < 0 ? -Math.sqrt(-v) : Math.sqrt(v); };
+    // symmetric log scale: noise, a threshold of tens and fields of thousands all show
     var W = 1000, H = 260, t0 = d.t[0] || 0, t1 = d.t[d.t.length - 1] || 1, lo = 0, hi = d.threshold;
     d.channels.forEach(function (c) { c.dev.forEach(function (x) { if (x < lo) lo = x; if (x > hi) hi = x; }); });
     d.energy.forEach(function (x) { if (x > hi) hi = x; });
+    var k0 = Math.max(1, d.threshold / 4), lg = Math.max(hi, -lo) > 20 * Math.max(1, d.threshold);
+    var sq = function (v) { return lg ? (v < 0 ? -1 : 1) * Math.log(1 + Math.abs(v) / k0) : v; };
     lo = sq(lo) * 1.05;
     hi = sq(hi) * 1.05 + 1;
     var X = function (t) { return ((t - t0) / Math.max(1, t1 - t0) * W).toFixed(1); };
@@ -148,14 +149,16 @@
     d.channels.forEach(function (c, i) { s += line(c.dev, "ch c" + (i % 6)); });
     s += line(d.energy, "energy");
     s += '<line class="thr" x1="0" x2="' + W + '" y1="' + Y(d.threshold) + '" y2="' + Y(d.threshold) + '"/>';
-    d.decisions.forEach(function (e) {
+    for (var tk = Math.ceil(t0 / 10000) * 10000; tk <= t1; tk += 10000)
+      s += '<text class="tick" x="' + X(tk) + '" y="' + (H - 3) + '">' + tk / 1000 + 's</text>';
+    d.decisions.forEach(function (e, i) {
       s += '<line class="dec ' + e.ev + '" x1="' + X(e.t) + '" x2="' + X(e.t) + '" y1="0" y2="' + H + '"/>' +
-           '<text class="dect" x="' + X(e.t) + '" y="10">' + esc(e.ev + " " + (e.bakugan || e.kind || "")) + '</text>';
+           '<text class="dect" x="' + X(e.t) + '" y="' + (10 + 11 * (i % 3)) + '">' + esc(e.ev + " " + (e.bakugan || e.kind || "")) + '</text>';
     });
     s += '<line class="cursor" x1="' + X(curT) + '" x2="' + X(curT) + '" y1="0" y2="' + H + '"/>';
     svg.innerHTML = s;
-    $("tlegend").textContent = d.channels.length + " channels (counts from baseline), energy E (thick), threshold " +
-      d.threshold + " (dashed), decisions (vertical), " + ((t1 - t0) / 1000).toFixed(1) + " s";
+    $("tlegend").textContent = d.channels.length + " channels (counts from baseline), zone energy E (thick), threshold " +
+      d.threshold + " (dashed), decisions (vertical), " + (lg ? "log" : "linear") + " scale, " + ((t1 - t0) / 1000).toFixed(1) + " s";
   }
 
   function start(b) {

@@ -404,10 +404,10 @@ def layout_svg(board):
         o.append('<text x="7" y="%s" font-size="3.5">mux U%d: COM to ADC%d = GPIO%d; select %s</text>'
                  % (_f(y), a + 1, a, pin, ", ".join("S%d=GPIO%d" % (j, p) for j, p in enumerate(w["mux_select"]))))
     y += 6
-    o.append('<text x="0" y="%s" font-size="3.5">LED chain: data GPIO%d, %d LEDs in chain order zone by zone '
-             '(%s); brightness cap %d/255</text>'
+    o.append('<text x="0" y="%s" font-size="3.5">LED chain: data GPIO%d, %d LEDs: zone by zone (%s), then %d at '
+             'the players&apos; edges; brightness cap %d/255</text>'
              % (_f(y), w["led"]["pin"], w["led"]["count"], _esc(", ".join(w["led"].get("sides", []))),
-                w["led"]["max_brightness"]))
+                len(w["led"].get("edge", [])), w["led"]["max_brightness"]))
     y += 6
     o.append('<text x="0" y="%s" font-size="3.5">buzzer GPIO%d; player 0 sits at the top edge, player 1 at the bottom '
              'edge</text>' % (_f(y), w["buzzer"]["pin"]))

@@ -16,11 +16,11 @@ from host_tools.sim import bakugan as _bak
 from host_tools.sim import field as F
 from host_tools.sim.scenario import ScenarioError
 
-REACH_MM = 120.0  # sensors farther than this from a magnet get no field (< 0.4 counts)
+REACH_MM = 100.0  # sensors farther than this from a magnet get no field (< 0.5 counts)
 AIR_MM = 90.0  # a ball higher than this above the mat is out of reach
 OPEN_MS = 80  # a Bakugan takes this long to pop open
 LIFT_MS = 300
-DRIFT_STEP_FRAMES = 25
+DRIFT_STEP_FRAMES = 50
 _NOISE_VARIANTS = 8
 _NOISE_CACHE = {}
 

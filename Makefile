@@ -10,10 +10,11 @@ STAMP := $(VENV)/.installed
 # The browser tests drive Debian's chromium (never a downloaded browser).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml boards/*/board.json
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/python typecheck/run.py --install
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -285,7 +285,7 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
                                                       for b in p["bakugan"])))
     srv = None
     answers = answers if answers is not None else (queue.Queue() if players == "human" else None)
-    waiting = {"bid": None}
+    waiting = {"bid": None, "src": None}
 
     if view:
         from host_tools.webview import server
@@ -308,6 +308,7 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
                                 wstate.board_json(board), on_throw=on_throw if players == "human" else None)
         src.set_tracker(mat.tracker)
         src.lock = mat.lock
+        waiting["src"] = src
         srv = server.start(src, port=port)
         term.write("the mat in your browser: %s" % srv.url)
         if on_url is not None:
@@ -390,6 +391,8 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
             pos["stdin"] = True
         term.write(">>> your throw with %s: type a zone number (or click it on the page), m for a miss" % bid)
         waiting["bid"] = bid
+        if waiting["src"] is not None:
+            waiting["src"].extra = {"throw": bid}
         z = None
         while not stop.is_set():
             try:
@@ -398,6 +401,8 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
             except queue.Empty:
                 continue
         waiting["bid"] = None
+        if waiting["src"] is not None:
+            waiting["src"].extra = {}
         pacer.anchor(gen.t)
         return z
 

@@ -1,9 +1,10 @@
-/* Laptop view (bakumat view): live stream or log timeline, sensor traces,
-   human throws. Drawing is BakuMat's (mat.js). API: docs/formats/view-api-v1.md */
+/* The laptop page (bakumat view): a log's timeline, a live game, a raw log's
+   sensor traces, human throws. Drawing: mat.js. API: docs/formats/web-view-v1.md */
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
-  var info, board, m = null, header = null, last = null, steps = null, cur = 0, traces = {}, tzone = null, curT = 0;
+  var info, board, m = null, header = null, last = null, steps = null, cur = 0, seq = null;
+  var traces = {}, loading = {}, tzone = null, drawn = null, X = null;
 
   function get(u) {
     return fetch(u).then(function (r) {
@@ -14,27 +15,29 @@
   function li(text, cls, i) {
     var e = document.createElement("li");
     e.textContent = text;
-    if (cls) e.className = cls;
-    if (i !== undefined) e.setAttribute("data-step", i);
-    return e;
+    e.className = cls;
+    if (i !== undefined) {
+      e.setAttribute("data-step", i);
+      e.onclick = function () { if (steps[i].zone !== null && steps[i].zone !== undefined) tzone = steps[i].zone; go(i); };
+    }
+    $("events").appendChild(e);
   }
   function show(st) {
     if (st.header) header = st.header;
     st.header = header;
     last = st;
-    curT = st.t || 0;
     m.update(st);
     BakuMat.panel($("panel"), st);
+    if (info.input) $("hint").textContent = st.throw ? "your throw with " + st.throw + ": click a zone" : "wait for your turn";
     if (info.traces) drawTraces();
   }
 
-  /* ---- log timeline ---- */
+  /* ---- a log: steps to scrub ---- */
   function go(i) {
-    if (!steps) return;
     cur = Math.max(0, Math.min(steps.length - 1, i));
     $("scrub").value = cur;
     $("pos").textContent = "step " + cur + "/" + (steps.length - 1) + "  t=" + (steps[cur].t / 1000).toFixed(1) + "s";
-    var items = $("events").querySelectorAll("li[data-step]");
+    var items = $("events").children;
     for (var k = 0; k < items.length; k++) {
       var s = +items[k].getAttribute("data-step");
       items[k].classList.toggle("now", s === cur);
@@ -42,22 +45,14 @@
     }
     var now = $("events").querySelector("li.now");
     if (now) now.scrollIntoView({block: "nearest"});
-    var st = JSON.parse(JSON.stringify(steps[cur].state));
-    show(st);
+    show(JSON.parse(JSON.stringify(steps[cur].state)));
   }
   function timeline(tl) {
     header = tl.header;
     steps = tl.steps;
-    var ul = $("events");
     steps.forEach(function (s, i) {
-      var e = li(s.input, "in", i);
-      e.onclick = function () { if (info.traces && s.zone !== null && s.zone !== undefined) tzone = s.zone; go(i); };
-      ul.appendChild(e);
-      (s.out || []).forEach(function (o) {
-        var x = li(o, "out", i);
-        x.onclick = function () { go(i); };
-        ul.appendChild(x);
-      });
+      li(s.input, "in", i);
+      (s.out || []).forEach(function (o) { li(o, "out", i); });
     });
     var sc = $("scrub");
     sc.max = steps.length - 1;
@@ -72,24 +67,23 @@
     go(steps.length - 1);
   }
 
-  /* ---- live: poll GET api/state?since=N (web API v1) ---- */
-  var seq = null;
+  /* ---- live: poll GET api/state?since=N ---- */
   function poll() {
     get("api/state" + (seq === null ? "" : "?since=" + seq)).then(function (st) {
       if (st.board && !m) start(st.board);
       if (!st.same) {
         var ul = $("events");
         (st.events || []).forEach(function (e) {
-          var o = e[1];
-          ul.appendChild(li(o.text || o.ev + " " + JSON.stringify(o), o.ev === "reject" ? "out rej" : "out"));
+          li(e[1].text || e[1].ev + " " + JSON.stringify(e[1]), e[1].ev === "reject" ? "out rej" : "out");
         });
         while (ul.children.length > 300) ul.removeChild(ul.firstChild);
         ul.scrollTop = ul.scrollHeight;
         seq = st.seq;
         if (st.view) show(st);
-      } else if (m && last) {
+      } else if (last) {
         last.leds = st.leds;
-        m.update(last);
+        last.throw = st.throw;
+        show(last);
       }
       $("live").textContent = st.live === false ? "finished" : "live";
       setTimeout(poll, st.live === false ? 2000 : 250);
@@ -99,28 +93,20 @@
     });
   }
 
-  /* ---- human throws ---- */
   function act(body) {
     fetch("api/throw", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
       .then(function (r) { return r.json(); })
-      .then(function (r) { $("hint").textContent = r.error || r.ok || ""; });
+      .then(function (r) { $("hint").textContent = r.error || r.ok; });
   }
-
-  /* ---- sensor traces (raw logs) ---- */
   function pick(z) {
     if (info.input) return act({zone: z});
-    if (!info.traces) return;
-    tzone = z;
-    drawTraces();
+    if (info.traces) { tzone = z; drawTraces(); }
   }
-  var loading = {};
+
+  /* ---- a raw log: sensor traces of one zone, a cursor at the step's time ---- */
   function drawTraces() {
-    var svg = $("traces");
-    if (tzone === null) {
-      var lb = steps && steps[cur].state.view.last_battle;
-      tzone = lb ? lb.zone : board.zones[0].id;
-    }
-    var d = traces[tzone], z = tzone;
+    if (tzone === null) tzone = board.zones[0].id;
+    var z = tzone, d = traces[z], svg = $("traces"), t = (last && last.t) || 0;
     if (!d) {
       if (!loading[z]) {
         loading[z] = 1;
@@ -128,37 +114,43 @@
       }
       return;
     }
-    $("tz").textContent = "zone " + tzone;
-    // symmetric log scale: noise, a threshold of tens and fields of thousands all show
-    var W = 1000, H = 260, t0 = d.t[0] || 0, t1 = d.t[d.t.length - 1] || 1, lo = 0, hi = d.threshold;
-    d.channels.forEach(function (c) { c.dev.forEach(function (x) { if (x < lo) lo = x; if (x > hi) hi = x; }); });
-    d.energy.forEach(function (x) { if (x > hi) hi = x; });
-    var k0 = Math.max(1, d.threshold / 4), lg = Math.max(hi, -lo) > 20 * Math.max(1, d.threshold);
-    var sq = function (v) { return lg ? (v < 0 ? -1 : 1) * Math.log(1 + Math.abs(v) / k0) : v; };
-    lo = sq(lo) * 1.05;
-    hi = sq(hi) * 1.05 + 1;
-    var X = function (t) { return ((t - t0) / Math.max(1, t1 - t0) * W).toFixed(1); };
-    var Y = function (v) { return (H - (sq(v) - lo) / (hi - lo) * H).toFixed(1); };
-    var esc = function (x) { return String(x).replace(/[<>&"]/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); };
-    var line = function (arr, cls) {
-      var p = [], step = Math.max(1, Math.floor(arr.length / 2000));
-      for (var i = 0; i < arr.length; i += step) p.push(X(d.t[i]) + "," + Y(arr[i]));
-      return '<polyline class="' + cls + '" points="' + p.join(" ") + '"/>';
-    };
-    var s = '<line class="axis" x1="0" x2="' + W + '" y1="' + Y(0) + '" y2="' + Y(0) + '"/>';
-    d.channels.forEach(function (c, i) { s += line(c.dev, "ch c" + (i % 6)); });
-    s += line(d.energy, "energy");
-    s += '<line class="thr" x1="0" x2="' + W + '" y1="' + Y(d.threshold) + '" y2="' + Y(d.threshold) + '"/>';
-    for (var tk = Math.ceil(t0 / 10000) * 10000; tk <= t1; tk += 10000)
-      s += '<text class="tick" x="' + X(tk) + '" y="' + (H - 3) + '">' + tk / 1000 + 's</text>';
-    d.decisions.forEach(function (e, i) {
-      s += '<line class="dec ' + e.ev + '" x1="' + X(e.t) + '" x2="' + X(e.t) + '" y1="0" y2="' + H + '"/>' +
-           '<text class="dect" x="' + X(e.t) + '" y="' + (10 + 11 * (i % 3)) + '">' + esc(e.ev + " " + (e.bakugan || e.kind || "")) + '</text>';
-    });
-    s += '<line class="cursor" x1="' + X(curT) + '" x2="' + X(curT) + '" y1="0" y2="' + H + '"/>';
-    svg.innerHTML = s;
-    $("tlegend").textContent = d.channels.length + " channels (counts from baseline), zone energy E (thick), threshold " +
-      d.threshold + " (dashed), decisions (vertical), " + (lg ? "log" : "linear") + " scale, " + ((t1 - t0) / 1000).toFixed(1) + " s";
+    if (drawn !== z) {
+      drawn = z;
+      var W = 1000, H = 260, t0 = d.t[0] || 0, t1 = d.t[d.t.length - 1] || 1, lo = 0, hi = d.threshold;
+      d.channels.forEach(function (c) { c.dev.forEach(function (x) { lo = Math.min(lo, x); hi = Math.max(hi, x); }); });
+      d.energy.forEach(function (x) { hi = Math.max(hi, x); });
+      // strong fields: a symmetric log scale, so the threshold stays visible
+      var k0 = Math.max(1, d.threshold / 4), lg = Math.max(hi, -lo) > 20 * Math.max(1, d.threshold);
+      var f = function (v) { return lg ? (v < 0 ? -1 : 1) * Math.log(1 + Math.abs(v) / k0) : v; };
+      lo = f(lo) * 1.05;
+      hi = f(hi) * 1.05 + 1;
+      X = function (t) { return ((t - t0) / Math.max(1, t1 - t0) * W).toFixed(1); };
+      var Y = function (v) { return (H - (f(v) - lo) / (hi - lo) * H).toFixed(1); };
+      var esc = function (x) { return String(x).replace(/[<>&"]/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); };
+      var vl = function (cls, x) { return '<line class="' + cls + '" x1="' + x + '" x2="' + x + '" y1="0" y2="' + H + '"/>'; };
+      var hl = function (cls, y) { return '<line class="' + cls + '" x1="0" x2="' + W + '" y1="' + y + '" y2="' + y + '"/>'; };
+      var line = function (arr, cls) {
+        var p = [], step = Math.max(1, Math.floor(arr.length / 2000));
+        for (var i = 0; i < arr.length; i += step) p.push(X(d.t[i]) + "," + Y(arr[i]));
+        return '<polyline class="' + cls + '" points="' + p.join(" ") + '"/>';
+      };
+      var s = hl("axis", Y(0));
+      d.channels.forEach(function (c, i) { s += line(c.dev, "ch c" + (i % 6)); });
+      s += line(d.energy, "energy") + hl("thr", Y(d.threshold));
+      for (var tk = Math.ceil(t0 / 10000) * 10000; tk <= t1; tk += 10000)
+        s += '<text class="tick" x="' + X(tk) + '" y="' + (H - 3) + '">' + tk / 1000 + "s</text>";
+      d.decisions.forEach(function (e, i) {
+        s += vl("dec " + e.ev, X(e.t)) + '<text class="dect" x="' + X(e.t) + '" y="' + (10 + 11 * (i % 3)) + '">' +
+             esc(e.ev + " " + (e.bakugan || e.kind || "")) + "</text>";
+      });
+      svg.innerHTML = s + vl("cursor", 0);
+      $("tz").textContent = "zone " + z;
+      $("tlegend").textContent = d.channels.length + " sensors (counts from baseline), zone energy E (white), threshold " +
+        d.threshold + " (dashed), decisions (vertical), " + (lg ? "log" : "linear") + " scale, " + ((t1 - t0) / 1000).toFixed(1) + " s";
+    }
+    var c = svg.querySelector(".cursor");
+    c.setAttribute("x1", X(t));
+    c.setAttribute("x2", X(t));
   }
 
   function start(b) {
@@ -170,7 +162,10 @@
     info = i;
     document.title = "BakuMat: " + (info.title || "mat");
     $("src").textContent = info.title || "";
-    if (info.traces) { $("tr").hidden = false; tzone = info.trace_zone === undefined ? null : info.trace_zone; }
+    if (info.traces) {
+      $("tr").hidden = false;
+      if (info.trace_zone !== undefined) tzone = info.trace_zone;
+    }
     if (info.input) {
       $("human").hidden = false;
       $("miss").onclick = function () { act({miss: true}); };

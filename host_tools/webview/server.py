@@ -108,6 +108,7 @@ class LiveSource(Source):
         self.running = True
         self.on_input = on_input
         self.on_throw = on_throw
+        self.extra = {}  # merged into every state (e.g. "throw": the Bakugan a human throws now)
 
     def set_tracker(self, tracker):
         with self.lock:
@@ -129,7 +130,9 @@ class LiveSource(Source):
             if tr is None:
                 return {"api": 1, "seq": 0, "board": self.board_obj, "header": None, "view": None,
                         "leds": [], "events": [], "live": self.running, "you": {"player": None}}
-            return tr.state(since, self.board_obj, self.header_seq, self.running)
+            st = tr.state(since, self.board_obj, self.header_seq, self.running)
+        st.update(self.extra)
+        return st
 
     def input(self, body):
         if self.on_input is None:

@@ -22,6 +22,11 @@ COMMANDS = {
     "ports": ("host_tools.commands.ports", "list serial ports and show which one is an ESP32 board"),
     "flash": ("host_tools.commands.flash", "put MicroPython on a bare ESP32 (esptool), then deploy the app"),
     "deploy": ("host_tools.commands.deploy", "compile the app and copy what changed to the board (mpremote)"),
+    "monitor": ("host_tools.commands.monitor", "live view of the board: landings, battles, captures, faults, the mat"),
+    "game": ("host_tools.commands.game", "start a game on the board (players, decks, mode) and see its state"),
+    "register": ("host_tools.commands.register", "teach the mat each Bakugan, zone by zone"),
+    "calibrate": ("host_tools.commands.calibrate", "zero the sensors on an empty mat"),
+    "diag": ("host_tools.commands.diag", "board checks: info, channels, zones, leds, buzzer"),
 }
 
 

@@ -1,0 +1,88 @@
+"""Connecting a command to the app on a board over the serial link.
+
+    with boardlink.connect(args.port) as bl:      # port chosen/explained by host_tools.ports
+        bl.version     # the app's `version` reply (fw, proto, board, mpy)
+        bl.board       # the board definition it runs (boards.load), or None
+        bl.link        # host_tools.link.HostLink
+        bl.state()     # the `state` reply body
+
+Errors are UserErrors that say what to do: the port cannot be opened (busy,
+permission), or nothing answers the link (no app deployed, or the board
+sits at the REPL).
+"""
+import sys
+
+from host_tools import ports, transport
+from host_tools.errors import UserError
+
+
+def add_port_argument(p):
+    p.add_argument("--port", help="serial port or socket://HOST:PORT (default: the one ESP32 board found by USB id; "
+                   "$BAKUMAT_PORT)")
+
+
+class BoardLink:
+    def __init__(self, port, link, version, board):
+        self.port = port
+        self.link = link
+        self.version = version
+        self.board = board
+
+    def close(self):
+        self.link.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        self.close()
+
+    def request(self, typ, body=None, timeout=5.0):
+        from host_tools.link import LinkError
+        try:
+            return self.link.request(typ, body, timeout=timeout)
+        except LinkError as e:
+            if e.err_code == "unknown":
+                raise UserError("the firmware on the board (%s) does not know the request %r: update it with "
+                                "`bakumat deploy`" % (self.version.get("fw"), typ))
+            raise
+
+    def state(self):
+        return self.request("state")[1]
+
+    def frames(self, timeout=0.05):
+        """Pump the link once; return the non-reply frames that arrived."""
+        from host_tools.link import REPLIES
+        self.link.pump(timeout)
+        out = [f for f in self.link.inbox if f[1] not in REPLIES]
+        self.link.inbox.clear()
+        return out
+
+
+def connect(port=None, board_name=None, timeout=3.0, quiet=False):
+    port = ports.choose(port, quiet=quiet)
+    from host_tools.link import HostLink, LinkError
+    stream = transport.open_serial(port)
+    link = HostLink(stream)
+    try:
+        try:
+            _, v = link.request("version", timeout=timeout)
+        except LinkError:
+            tail = "\n".join(link.console.strip().splitlines()[-4:])
+            raise UserError("the app does not answer on %s: is it deployed (`bakumat deploy`) and running? "
+                            "A board left at the MicroPython prompt needs a reset (or `bakumat deploy`)%s"
+                            % (port, (". The board printed:\n" + tail) if tail else ""))
+        board = None
+        name = board_name or v.get("board")
+        if name:
+            from host_tools import boards
+            try:
+                board = boards.load(name)
+            except UserError:
+                if board_name:
+                    raise
+                sys.stderr.write("note: the board runs board definition %r, unknown here\n" % name)
+        return BoardLink(port, link, v, board)
+    except BaseException:
+        link.close()
+        raise

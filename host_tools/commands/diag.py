@@ -1,0 +1,260 @@
+"""bakumat diag info|channels|zones|leds|buzzer: check a board, step by step
+(the order of hardware/bring-up.md).
+
+  info      firmware and MicroPython versions, board, free heap, reset cause,
+            uptime, scan loop figures, link errors, sensor faults
+  channels  every channel's baseline, noise and health (dead, stuck,
+            saturated, noisy, off baseline), and zones that read identically
+            (a multiplexer select line); exit code 1 when something is wrong
+  zones     walk the zones: put a Bakugan on each zone in turn when asked;
+            each zone must light up (its sensors respond, the board reports
+            a landing on that zone) and go dark when it is taken off;
+            sensors that stay silent or respond reversed are named
+  leds      light the LED chain for a visual check
+  buzzer    play the test tones
+"""
+import json
+import sys
+import time
+
+from host_tools import boardlink, diagnose, termmat
+from host_tools.errors import UserError
+from host_tools.progress import Progress
+
+
+def add_arguments(p):
+    sub = p.add_subparsers(dest="action", metavar="TEST")
+    sub.required = True
+    i = sub.add_parser("info", help="versions, free heap, reset cause, loop and link figures")
+    i.add_argument("--json", action="store_true")
+    c = sub.add_parser("channels", help="per-channel baseline, noise and health")
+    c.add_argument("--seconds", type=float, default=3.0, help="how long to listen (default 3 s)")
+    c.add_argument("--json", action="store_true")
+    c.add_argument("--all", action="store_true", help="list healthy channels too")
+    z = sub.add_parser("zones", help="walk the zones with a Bakugan")
+    z.add_argument("--zones", help="zones to test, e.g. 0,1,5 (default: all)")
+    z.add_argument("--timeout", type=float, default=60.0, help="seconds to wait on each zone (default 60)")
+    z.add_argument("--json", action="store_true", help="results as JSON (prompts still go to stderr)")
+    sub.add_parser("leds", help="LED chain test (watch the mat)")
+    sub.add_parser("buzzer", help="buzzer test (listen)")
+    for sp in sub.choices.values():
+        boardlink.add_port_argument(sp)
+        sp.add_argument("--board", help="board definition (default: the one the board reports)")
+
+
+# ------------------------------------------------------------------ info
+
+def info(bl, as_json):
+    v = bl.version
+    _, h = bl.request("health")
+    if as_json:
+        print(json.dumps({"version": v, "health": h}, sort_keys=True))
+        return 0
+    rows = [
+        ("firmware", v.get("fw")),
+        ("protocol", v.get("proto")),
+        ("board", v.get("board")),
+        ("MicroPython", v.get("mpy")),
+        ("reset cause", h.get("cause")),
+        ("uptime", "%.1f s" % (h.get("uptime_ms", 0) / 1000.0) if h.get("uptime_ms") is not None else None),
+        ("free heap", "%s bytes" % h.get("mem_free") if h.get("mem_free") is not None else None),
+        ("scans", h.get("scans")),
+        ("late scans", h.get("overruns")),
+        ("longest loop", "%s us" % h.get("loop_us_max") if h.get("loop_us_max") is not None else None),
+        ("watchdog", h.get("wdt")),
+        ("link", "%s frames in, %s errors, %s garbage bytes, %s replies dropped, %s frames dropped" % (
+            h.get("rx_frames"), h.get("rx_errors"), h.get("rx_garbage"), h.get("err_dropped"), h.get("tx_drops"))),
+        ("saves", "%s (%s failed)" % (h.get("saves"), h.get("save_errors"))),
+        ("sensor faults", ", ".join(str(c) for c in h.get("faults") or []) or "none"),
+    ]
+    for k, val in rows:
+        if val is not None:
+            print("%-14s %s" % (k, val))
+    for k in sorted(h):
+        if k not in ("cause", "uptime_ms", "mem_free", "scans", "overruns", "loop_us_max", "wdt", "rx_frames",
+                     "rx_errors", "rx_garbage", "err_dropped", "tx_drops", "saves", "save_errors", "faults"):
+            print("%-14s %s" % (k, h[k]))
+    return 0
+
+
+# ------------------------------------------------------------------ raw frames
+
+class RawStream:
+    """`raw on` while in use; frames as (t, counts)."""
+
+    def __init__(self, bl):
+        self.bl = bl
+        self.other = []
+
+    def __enter__(self):
+        self.bl.request("raw", {"on": True})
+        return self
+
+    def __exit__(self, *a):
+        try:
+            self.bl.request("raw", {"on": False})
+        except Exception:
+            pass
+
+    def read(self, timeout=0.05):
+        out = []
+        for seq, typ, body in self.bl.frames(timeout):
+            if typ == "frame":
+                out.append((body["t"], body["c"]))
+            else:
+                self.other.append((seq, typ, body))
+        return out
+
+
+def listen(bl, seconds, label="Listening"):
+    board = need_board(bl)
+    n = int(seconds * board["rate_hz"])
+    frames = []
+    bar = Progress(label, total=n, unit="frames")
+    deadline = time.monotonic() + seconds + 5.0
+    with RawStream(bl) as rs:
+        while len(frames) < n:
+            if time.monotonic() > deadline:
+                break
+            frames.extend(rs.read(0.1))
+            bar.set(min(len(frames), n))
+    bar.close("")
+    if len(frames) < max(diagnose.MIN_FRAMES, n // 2):
+        raise UserError("the board sent only %d raw frames in %.0f s (expected about %d at %s Hz): "
+                        "is the scan running? (`bakumat diag info`)" % (len(frames), seconds, n, board["rate_hz"]))
+    return frames
+
+
+def need_board(bl):
+    if bl.board is None:
+        raise UserError("unknown board definition: pass --board NAME")
+    return bl.board
+
+
+def channels(bl, args):
+    board = need_board(bl)
+    frames = listen(bl, args.seconds)
+    rows = diagnose.classify(board, diagnose.channel_stats(frames))
+    dups = diagnose.identical_zones(board, frames)
+    bad = [r for r in rows if r["health"] != "ok"]
+    if args.json:
+        print(json.dumps({"frames": len(frames), "channels": rows, "identical_zones": dups}, sort_keys=True))
+        return 1 if bad or dups else 0
+    s = board["sensor"]
+    print("%d frames; expected baseline %d +- %d, noise up to %.1f counts rms"
+          % (len(frames), s["zero_counts"], diagnose.OFFSET_COUNTS, diagnose.NOISE_FACTOR * s["noise_counts_rms"]))
+    print("%4s %4s %4s %8s %7s %6s %6s  %s" % ("ch", "zone", "slot", "baseline", "noise", "min", "max", "health"))
+    for r in rows:
+        if args.all or r["health"] != "ok":
+            print("%4d %4s %4s %8d %7.1f %6d %6d  %s" % (r["ch"], r["zone"], r["slot"], r["baseline"], r["noise"],
+                                                       r["min"], r["max"], r["why"]))
+    for a, b in dups:
+        print("zones %d and %d read identical values: multiplexer select line %s stuck or open"
+              % (a, b, "/".join(diagnose.select_line_hint(a, b))))
+    if not bad and not dups:
+        print("all %d channels healthy" % len(rows))
+        return 0
+    print("%d of %d channels need attention" % (len(bad), len(rows)))
+    return 1
+
+
+# ------------------------------------------------------------------ zones
+
+def zones(bl, args):
+    board = need_board(bl)
+    ids = [z["id"] for z in board["zones"]]
+    if args.zones:
+        try:
+            want = [int(x) for x in args.zones.split(",") if x.strip()]
+        except ValueError:
+            raise UserError("--zones: expected zone numbers separated by commas, got %r" % args.zones)
+        for z in want:
+            if z not in ids:
+                raise UserError("--zones: no zone %d on board %s (zones %d..%d)" % (z, board["name"], ids[0], ids[-1]))
+        ids = want
+    err = sys.stderr
+    err.write("Walk the zones: keep the mat empty for a moment...\n")
+    base_frames = listen(bl, 1.5, "Measuring the empty mat")
+    st = diagnose.channel_stats(base_frames)
+    base = [s["mean"] for s in st]
+    noise = [s["noise"] for s in st]
+    results = []
+    walks = []
+    lit = {}
+    with RawStream(bl) as rs:
+        for z in ids:
+            w = diagnose.WalkZone(board, z, base, noise)
+            err.write("\nZone %d: put a gate card on zone %d and stand a Bakugan on it (open), then take it off.\n"
+                      % (z, z))
+            landed = []
+            deadline = time.monotonic() + args.timeout
+            told = False
+            while not w.removed and time.monotonic() < deadline:
+                for _, v in rs.read(0.1):
+                    w.feed(v)
+                for _, typ, body in rs.other:
+                    if typ == "mat" and body.get("ev") == "land":
+                        landed.append(body.get("zone"))
+                rs.other = []
+                if w.placed and not told:
+                    told = True
+                    err.write("  zone %d sees it; now take it off\n" % z)
+            c, d = w.strongest()
+            res = {"zone": z, "seen": w.placed, "cleared": w.removed, "strongest": c, "peak": d,
+                   "silent": w.silent(), "reported": sorted(set(landed)),
+                   "others": sorted(w.other_peak)}
+            res["ok"] = bool(w.placed and w.removed and not w.silent() and z in landed
+                             and all(x == z for x in landed))
+            results.append(res)
+            walks.append(w)
+            lit[z] = "OK" if res["ok"] else "FAIL"
+            err.write("  %s\n" % _zone_text(res))
+    rev = diagnose.reversed_channels(walks)
+    if args.json:
+        print(json.dumps({"zones": results, "reversed": rev}, sort_keys=True))
+    else:
+        print(termmat.draw(board, None, lit))
+        for r in results:
+            print(_zone_text(r))
+        for c in rev:
+            print("channel %d: %s" % (c, diagnose.HEALTH_TEXT["reversed"]))
+    return 0 if all(r["ok"] for r in results) and not rev else 1
+
+
+def _zone_text(r):
+    if not r["seen"]:
+        return "zone %d: nothing seen (no sensor of the zone moved)" % r["zone"]
+    parts = ["zone %d: strongest channel %s (%+d counts)" % (r["zone"], r["strongest"], int(r["peak"]))]
+    if r["silent"]:
+        parts.append("silent channels %s" % ", ".join(str(c) for c in r["silent"]))
+    if not r["reported"]:
+        parts.append("the board reported no landing")
+    elif r["reported"] != [r["zone"]]:
+        parts.append("the board reported a landing on zone(s) %s" % ", ".join(str(x) for x in r["reported"]))
+    if not r["cleared"]:
+        parts.append("not taken off in time")
+    parts.append("OK" if r["ok"] else "FAIL")
+    return "; ".join(parts)
+
+
+# ------------------------------------------------------------------ outputs
+
+def output_test(bl, what):
+    body = {"leds": {"what": "leds"}, "buzzer": {"what": "buzzer"}}[what]
+    _, r = bl.request("test", body, timeout=30.0)
+    print("%s test %s%s" % (what, "done" if r.get("ok", True) else "failed",
+                            (": " + str(r.get("why"))) if r.get("why") else ""))
+    print({"leds": "Each LED should have lit red, green, blue in chain order, then all white at the cap.",
+           "buzzer": "You should have heard a short clean tone sequence."}[what])
+    return 0 if r.get("ok", True) else 1
+
+
+def run(args):
+    with boardlink.connect(args.port, args.board) as bl:
+        if args.action == "info":
+            return info(bl, args.json)
+        if args.action == "channels":
+            return channels(bl, args)
+        if args.action == "zones":
+            return zones(bl, args)
+        return output_test(bl, args.action)

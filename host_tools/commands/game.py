@@ -1,0 +1,158 @@
+"""bakumat game new|load|status|input|end: the game on the board.
+
+  new     start a game: players and decks from --deck files (one JSON object
+          per player: name, bakugan, gates, abilities, as in the event-log
+          header), or the bundled sample decks; --mode, --first, --target
+  load    start the game described by FILE: a header JSON, an event log or a
+          raw log (their first line)
+  status  the board's view of the game: the mat, turn, captures (--json)
+  input   send one control event (gate, miss, ability, resolve, choose,
+          register) as JSON, e.g. '{"ev":"resolve"}'
+  end     end the game now (the board resolves what is pending)
+
+The header is checked here with the referee's own code before it is sent,
+so a bad deck is reported with the field that is wrong."""
+import json
+import os
+import sys
+
+from host_tools import boardlink, fwpath, termmat
+from host_tools.errors import UserError
+
+SAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples")
+
+
+def add_arguments(p):
+    sub = p.add_subparsers(dest="action", metavar="ACTION")
+    sub.required = True
+    n = sub.add_parser("new", help="start a game with decks and a mode")
+    n.add_argument("--deck", action="append", default=[], metavar="FILE",
+                   help="a player's deck (JSON: name, bakugan, gates, abilities); once per player, in seat order")
+    n.add_argument("--mode", default="official", help="game mode (default official)")
+    n.add_argument("--first", type=int, help="index of the player who throws first")
+    n.add_argument("--target", type=int, help="gates to capture to win")
+    ld = sub.add_parser("load", help="start the game described by a header, event log or raw log file")
+    ld.add_argument("file")
+    st = sub.add_parser("status", help="show the game on the board")
+    st.add_argument("--json", action="store_true", help="the `state` reply as JSON")
+    i = sub.add_parser("input", help="send one control event (JSON)")
+    i.add_argument("event", help='e.g. \'{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 4}\'')
+    sub.add_parser("end", help="end the game now")
+    for sp in sub.choices.values():
+        boardlink.add_port_argument(sp)
+
+
+def _read_json(path, what):
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = f.readline()
+            rest = f.read()
+    except OSError as e:
+        raise UserError("cannot read %s %s: %s" % (what, path, e.strerror or e))
+    for text in (first, first + rest):
+        try:
+            return json.loads(text)
+        except ValueError as e:
+            err = e
+    raise UserError("%s: line %s: not valid JSON: %s" % (path, getattr(err, "lineno", 1), getattr(err, "msg", err)))
+
+
+def sample_header(mode):
+    path = os.path.join(SAMPLES, mode + ".ndjson")
+    if not os.path.exists(path):
+        path = os.path.join(SAMPLES, "official.ndjson")
+    h = _read_json(path, "sample")
+    return h
+
+
+def build_header(args):
+    if args.deck:
+        players = [_read_json(d, "deck") for d in args.deck]
+        for d, pl in zip(args.deck, players):
+            if type(pl) is not dict:
+                raise UserError("%s: a deck is one JSON object (name, bakugan, gates, abilities)" % d)
+        header = {"mode": args.mode, "players": players}
+    else:
+        s = sample_header(args.mode)
+        header = {"mode": args.mode, "players": s["players"]}
+        if "target" in s and s.get("mode") == args.mode:
+            header["target"] = s["target"]
+    if args.first is not None:
+        header["first"] = args.first
+    if args.target is not None:
+        header["target"] = args.target
+    return header
+
+
+def header_from_file(path):
+    h = _read_json(path, "game file")
+    if type(h) is not dict:
+        raise UserError("%s: line 1: expected a JSON object (a game header)" % path)
+    out = dict((k, h[k]) for k in ("mode", "first", "target", "players") if k in h)
+    if "players" not in out:
+        raise UserError("%s: line 1: no 'players' in the header" % path)
+    out.setdefault("mode", "official")
+    return out
+
+
+def check_header(header):
+    """Validate with the referee (same code as the board): UserError naming the field."""
+    fwpath.ensure()
+    import referee
+    full = {"bakumat": "events", "version": 1}
+    full.update(header)
+    try:
+        referee.new_game(full, lambda o: None)
+    except referee.SetupError as e:
+        raise UserError("bad game: %s" % e)
+    except (ImportError, KeyError, ValueError) as e:
+        raise UserError("bad game: %s" % e)
+    return full
+
+
+def send_header(bl, header):
+    full = check_header(header)
+    bl.request("cfg", full)
+    names = ", ".join(p.get("name", "P%d" % i) for i, p in enumerate(header["players"]))
+    print("game started on the board: mode %s, players %s" % (header.get("mode"), names))
+
+
+def show(bl, as_json):
+    st = bl.state()
+    if as_json:
+        print(json.dumps(st, sort_keys=True))
+        return
+    view = st.get("view")
+    if bl.board is not None and view:
+        print(termmat.draw(bl.board, view))
+    print(termmat.status_line(view))
+    if view:
+        print("%d input events accepted" % (st.get("events") or 0))
+
+
+def run(args):
+    with boardlink.connect(args.port) as bl:
+        if args.action == "new":
+            send_header(bl, build_header(args))
+        elif args.action == "load":
+            send_header(bl, header_from_file(args.file))
+        elif args.action == "status":
+            show(bl, args.json)
+        elif args.action == "input":
+            try:
+                ev = json.loads(args.event)
+            except ValueError as e:
+                raise UserError("the event is not valid JSON: %s" % e)
+            if type(ev) is not dict or "ev" not in ev:
+                raise UserError('an event is a JSON object with "ev", e.g. {"ev": "resolve"}')
+            _, body = bl.request("ctl", ev)
+            for _, typ, b in bl.link.take("game"):
+                print(termmat.describe(typ, b))
+            if not body.get("ok", True):
+                print("rejected: %s" % body.get("why"), file=sys.stderr)
+                return 1
+        elif args.action == "end":
+            bl.request("end", {})
+            for _, typ, b in bl.link.take("game"):
+                print(termmat.describe(typ, b))
+    return 0

@@ -1,0 +1,100 @@
+"""bakumat monitor: live view of what the mat reports.
+
+Landings and leaves (`mat`), the referee's events (`game`: turns, battles,
+captures, wins), sensor faults, board restarts and notes, with the mat drawn
+from the board definition and the game's view. On a terminal the screen is
+redrawn after each event; otherwise (a pipe, a log file) one line per event.
+`--json` writes one JSON object per frame for machines:
+{"type": frame type, "seq": n, "body": {...}} (the first line is the
+`state` reply, type "state")."""
+import json
+import sys
+import time
+
+from host_tools import boardlink, termmat
+
+KINDS = ("game", "mat", "fault", "hello", "log")
+
+
+def add_arguments(p):
+    boardlink.add_port_argument(p)
+    p.add_argument("--json", action="store_true", help="one JSON object per frame (NDJSON)")
+    p.add_argument("--board", help="board definition for the drawing (default: the one the board reports)")
+    p.add_argument("--seconds", type=float, help="stop after this many seconds (default: until Ctrl-C)")
+    p.add_argument("--until-end", action="store_true", help="stop after the game's `end` event")
+    p.add_argument("--no-mat", action="store_true", help="event lines only, no mat drawing")
+
+
+class Screen:
+    def __init__(self, out, board, tty, draw_mat):
+        self.out = out
+        self.board = board
+        self.tty = tty
+        self.draw_mat = draw_mat and board is not None
+        self.lines = []
+
+    def event(self, text):
+        self.lines.append(text)
+        del self.lines[:-14]
+        if not self.tty:
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def show(self, view, header=""):
+        if self.tty:
+            self.out.write("\x1b[H\x1b[2J")
+            if header:
+                self.out.write(header + "\n")
+            if self.draw_mat:
+                self.out.write(termmat.draw(self.board, view) + "\n")
+            self.out.write(termmat.status_line(view) + "\n\n")
+            self.out.write("\n".join(self.lines) + "\n")
+        else:
+            if self.draw_mat:
+                self.out.write(termmat.draw(self.board, view) + "\n")
+            self.out.write(termmat.status_line(view) + "\n")
+        self.out.flush()
+
+
+def run(args):
+    out = sys.stdout
+    with boardlink.connect(args.port, args.board, quiet=args.json) as bl:
+        st = bl.state()
+        v = bl.version
+        head = "board %s, firmware %s on %s (Ctrl-C to stop)" % (v.get("board"), v.get("fw"), bl.port)
+        if args.json:
+            out.write(json.dumps({"type": "state", "seq": None, "body": st}, sort_keys=True) + "\n")
+            out.flush()
+        screen = Screen(out, bl.board, out.isatty(), not args.no_mat)
+        if not args.json:
+            if not screen.tty:
+                out.write(head + "\n")
+            screen.show(st.get("view"), head)
+        deadline = None if args.seconds is None else time.monotonic() + args.seconds
+        ended = False
+        try:
+            while not ended:
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+                frames = bl.frames(0.1)
+                changed = False
+                for seq, typ, body in frames:
+                    if typ not in KINDS:
+                        continue
+                    if args.json:
+                        out.write(json.dumps({"type": typ, "seq": seq, "body": body}, sort_keys=True) + "\n")
+                    else:
+                        screen.event(termmat.describe(typ, body))
+                    if typ in ("game", "hello"):
+                        changed = True
+                    if typ == "game" and type(body) is dict and body.get("ev") == "end" and args.until_end:
+                        ended = True
+                if args.json:
+                    out.flush()
+                elif changed and (screen.tty or ended):
+                    screen.show(bl.state().get("view"), head)
+        except KeyboardInterrupt:
+            pass
+        if not args.json and not screen.tty and not ended:
+            screen.show(bl.state().get("view"))
+    return 0

@@ -55,10 +55,53 @@ def encode_text(out, game):
         s = "%s takes back %s from the used pile" % (names[f["player"]], ", ".join(f["bakugan"]))
     elif kind == "gates_needed":
         s = "field is empty: %s must place a gate" % ", ".join([names[i] for i in f["players"]])
+    elif kind == "trap":  # extras (docs/modes/official-extras.md)
+        s = "%s opens trap %s on %s: %s" % (names[f["player"]], f["trap"], f["bakugan"],
+                                            ("attribute becomes " + f["attr"]) if f["attr"] else "%+d G" % f["g"])
+    elif kind == "gear":
+        s = "%s puts battle gear %s on %s: %+d G%s" % (names[f["player"]], f["gear"], f["bakugan"], f["g"],
+                                                       " and its extra ability" if f["extra"] else "")
+    elif kind == "pure":
+        s = "%s chooses %s for pure %s" % (names[f["player"]], f["attr"], f["bakugan"])
+    elif kind == "evolve":
+        s = "%s skips the turn: %s evolves into %s (game level %d)" % (names[f["player"]], f["from"], f["to"], f["level"])
+    elif kind == "reuse_items":
+        s = "%s takes back %s from the used pile" % (names[f["player"]], ", ".join(f["items"]))
+    elif kind == "back":  # Chinese variant modes (docs/modes/README.md)
+        s = "%s goes back to %s's launch point (%s)" % (f["bakugan"], names[f["player"]], f["reason"])
+    elif kind == "seize":
+        s = "%s takes %s (G %d)" % (names[f["player"]], f["bakugan"], game.bak_g[f["bakugan"]])
+    elif kind == "void":
+        s = "%s %s is out of play (%s)" % (f["what"], f["id"], f["reason"])
+    elif kind == "refill":
+        s = "%s must place a card on zone %d" % (names[f["player"]], f["zone"])
+    elif kind == "pick":
+        s = "%s picks which of %s %s on zone %d" % (names[f["player"]], ", ".join(f["options"]),
+                                                    "fights" if f["for"] == "fight" else "stays", f["zone"])
+    elif kind == "picked":
+        s = "%s picks %s to %s" % (names[f["player"]], f["bakugan"], "fight" if f["for"] == "fight" else "stay")
+    elif kind == "leave":
+        s = "%s leaves the game (%s)" % (names[f["player"]], f["reason"])
+    elif kind == "rotate":
+        s = "the base cards turn clockwise: " + ", ".join(["%d->%d" % (m[0], m[1]) for m in f["moves"]])
+    elif kind == "score":
+        s = "scores: " + ", ".join(["%s %d (%d left)" % (names[i], f["scores"][i], f["left"][i])
+                                    for i in range(len(f["scores"]))]) + " -- " + f["reason"]
+    elif kind == "shot":
+        s = "%s scores %d with %s (total %d, %d shots left)" % (names[f["player"]], f["points"], f["bakugan"],
+                                                              f["total"], f["left"])
+    elif kind == "item":
+        s = "%s sets item card %s" % (names[f["player"]], f["card"])
+    elif kind == "pass":
+        s = "%s plays no item in this battle" % names[f["player"]]
+    elif kind == "prize":
+        s = "%s takes item card %s" % (names[f["player"]], f["card"])
     elif kind == "reject":
         s = "REJECTED %s: %s" % (f["input"], f["reason"])
     elif kind == "win":
         s = "*** %s WINS ***" % names[f["player"]]
+        if "reason" in f:
+            s += " (%s)" % f["reason"]
     elif kind == "stalemate":
         s = "game over without a winner: %s" % f["reason"]
     elif kind == "end":

@@ -16,7 +16,8 @@ from referee.errors import SetupError
 VERSION = 1
 
 # ev -> ((field, type, required), ...). Types: "int", "str", "player",
-# "bakugan", "gate", "card", "action". ids are checked against the header.
+# "bakugan", "gate", "card", "action", "item" (trap or gear id), "attr",
+# "bool". ids are checked against the header.
 FIELDS = {
     "gate": (("player", "player", 1), ("gate", "gate", 1), ("zone", "int", 1)),
     "land": (("zone", "int", 1), ("bakugan", "bakugan", 1)),
@@ -24,6 +25,15 @@ FIELDS = {
     "ability": (("player", "player", 1), ("card", "card", 1)),
     "resolve": (),
     "choose": (("player", "player", 1), ("action", "action", 1), ("zone", "int", 0)),
+    # Extra rules of the official modes (docs/modes/official-extras.md).
+    "trap": (("player", "player", 1), ("trap", "item", 1)),
+    "gear": (("player", "player", 1), ("gear", "item", 1), ("extra", "bool", 0)),
+    "evolve": (("player", "player", 1), ("bakugan", "bakugan", 1)),
+    "pure": (("player", "player", 1), ("attr", "attr", 1)),
+    # Chinese variant modes (docs/modes/README.md).
+    "pick": (("player", "player", 1), ("bakugan", "bakugan", 1)),
+    "pass": (("player", "player", 1),),
+    "item": (("player", "player", 1), ("card", "card", 1)),
 }
 # Raw logs carry the same control events (no `land`) plus `register`.
 RAW_FIELDS = {
@@ -33,6 +43,13 @@ RAW_FIELDS = {
     "resolve": (),
     "choose": FIELDS["choose"],
     "register": (("bakugan", "bakugan", 1), ("zone", "int", 1)),
+    "trap": FIELDS["trap"],
+    "gear": FIELDS["gear"],
+    "evolve": FIELDS["evolve"],
+    "pure": FIELDS["pure"],
+    "pick": FIELDS["pick"],
+    "pass": FIELDS["pass"],
+    "item": FIELDS["item"],
 }
 
 
@@ -66,17 +83,32 @@ def check_header(obj, line, kind="events"):
     return obj
 
 
+def _list(p, key):
+    v = p.get(key, ())
+    return v if type(v) is list else ()
+
+
 class _Ids:
     def __init__(self, header):
         self.bakugan = {}
         self.gates = {}
         self.cards = []
+        self.items = []  # per player: {trap or gear id: 1}
         players = header["players"]
         self.n = len(players)
         for i in range(self.n):
             p = players[i]
             for b in p["bakugan"]:
                 self.bakugan[b["id"]] = i
+            for e in _list(p, "evolutions"):  # evolved Bakugan (extras)
+                if type(e) is dict and type(e.get("to")) is dict and type(e["to"].get("id")) is str:
+                    self.bakugan[e["to"]["id"]] = i
+            items = {}
+            for key in ("traps", "gear"):  # extras
+                for x in _list(p, key):
+                    if type(x) is dict and type(x.get("id")) is str:
+                        items[x["id"]] = 1
+            self.items.append(items)
             for g in p["gates"]:
                 self.gates[g["id"]] = i
             cards = {}
@@ -98,7 +130,10 @@ def check_event(obj, line, ids, fields=FIELDS):
                 raise LogError(line, "%s event: missing field '%s'" % (ev, name))
             continue
         v = obj[name]
-        if typ == "int" or typ == "player":
+        if typ == "bool":
+            if v is not True and v is not False:
+                raise LogError(line, "%s event: '%s' must be true or false, got %s" % (ev, name, json.dumps(v)))
+        elif typ == "int" or typ == "player":
             if type(v) is not int or v < 0:
                 raise LogError(line, "%s event: '%s' must be a non-negative integer, got %s" % (ev, name, json.dumps(v)))
             if typ == "player" and v >= ids.n:
@@ -110,10 +145,17 @@ def check_event(obj, line, ids, fields=FIELDS):
                 raise LogError(line, "%s event: unknown Bakugan '%s'" % (ev, v))
             if typ == "gate" and v not in ids.gates:
                 raise LogError(line, "%s event: unknown gate card '%s'" % (ev, v))
+            if typ == "attr" and v not in game_header.ATTRIBUTES:
+                raise LogError(line, "%s event: unknown attribute %s" % (ev, json.dumps(v)))
             if typ == "action" and v != "take" and v != "move":
                 raise LogError(line, "%s event: action must be \"take\" or \"move\", got %s" % (ev, json.dumps(v)))
     if ev == "ability" and obj["card"] not in ids.cards[obj["player"]]:
         raise LogError(line, "ability event: player %d has no ability card '%s'" % (obj["player"], obj["card"]))
+    if ev == "item" and obj["card"] not in ids.cards[obj["player"]]:
+        raise LogError(line, "item event: player %d has no item card '%s'" % (obj["player"], obj["card"]))
+    if (ev == "trap" or ev == "gear") and obj[ev] not in ids.items[obj["player"]]:
+        raise LogError(line, "%s event: player %d has no %s '%s'" % (
+            ev, obj["player"], "trap" if ev == "trap" else "battle gear", obj[ev]))
     if ev == "choose" and obj["action"] == "move" and "zone" not in obj:
         raise LogError(line, "choose event: a move needs a 'zone'")
 

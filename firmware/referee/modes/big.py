@@ -16,6 +16,7 @@ class Game(multi.Game):
     OPENING_GATES = 2
     TARGET = 6
     GATES_PER_COLOUR = 2  # gate "colour" (extras): two of each frame colour
+    EXTRA_ITEMS = 2  # extras: twice the traps and gear of a normal game
 
     def __init__(self, header, sink=None):
         multi.Game.__init__(self, header, sink)

@@ -8,12 +8,17 @@ that order and view()["priority"] shows it. The trimmed effect vocabulary
 commutes, so the order in the log never changes a result.
 Decisions: docs/modes/multi.md."""
 from referee.engine import Engine
+from referee.modes import switch
 
 
 class Game(Engine):
     MODE = "multi"
     MIN_PLAYERS = 3
     MAX_PLAYERS = 4
+
+    @classmethod
+    def variant(cls, header):
+        return switch.variant(cls, header)
 
     def priority(self):
         """Players of the pending battle in the order they may play cards:

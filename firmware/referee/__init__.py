@@ -13,6 +13,9 @@ from referee.errors import Reject, SetupError
 # mode name -> module under referee.modes. Later modes add a line here.
 MODES = {
     "official": "official",
+    "snooker": "snooker",
+    "zhulu": "zhulu",
+    "compass": "compass",
     "big": "big",
     "multi": "multi",
 }

@@ -1,0 +1,37 @@
+"""逐鹿中原 (rule sheet 000): 2-4 players throw at a central battlefield of
+face-down cards, one per player, clockwise. Rules and decisions:
+docs/modes/zhulu.md. shenghui and zhanguo build on this module."""
+from referee.modes.variant import Variant
+
+CENTRE = (5, 6, 9, 10)  # the battlefield on the reference mat
+
+
+class Game(Variant):
+    MODE = "zhulu"
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 4
+    # The battle winner takes the battled card even when it is their own
+    # (zhulu); shenghui/zhanguo: the winner's own card is put out of play.
+    CAPTURE_OWN_CARD = True
+
+    def setup_zones(self, p):
+        return CENTRE
+
+    def zone_role(self, z):
+        return "battlefield"
+
+    def battle_over(self, z, win, lose, t):
+        pw = self.bak_owner[win]
+        pl = self.bak_owner[lose]
+        self.seize(pw, lose, t)
+        self.retire(win, "won a battle", t)
+        g = self.field.get(z)
+        if g is not None:
+            if self.CAPTURE_OWN_CARD or self.gate_owner[g] != pw:
+                self.take_card(pw, z, "battle", t)
+            else:
+                self.void_card(z, "the winner's own card", t)
+        self.owe_refill(pl, z, t)
+
+    def check_end(self, t):
+        self.check_leaves(t)

@@ -1,0 +1,299 @@
+"""逐鹿中原 (mode "zhulu"): hand-written games, one class per rule of
+docs/modes/zhulu.md. Runs under CPython and MicroPython."""
+try:
+    import unittest
+except ImportError:  # MicroPython
+    import mpunit as unittest
+
+import referee
+from referee.engine import OUT, UNUSED
+from cnkit import Game, header, player
+
+
+def hdr(n=4, first=0):
+    ps = []
+    for i in range(n):
+        ps.append(player(i, g=(300 + 10 * i, 250, 200), cards=[(50, 10 * (i + 1)), (0, 5), (0, 7)]))
+    return header("zhulu", ps, first=first)
+
+
+def started(n=4, first=0):
+    gm = Game(hdr(n, first))
+    zones = (5, 6, 9, 10)
+    for i in range(n):
+        assert gm.gate(i, "c%d0" % i, zones[i])
+    return gm
+
+
+class Setup(unittest.TestCase):
+    def test_one_card_each_on_the_battlefield_then_turns(self):
+        gm = Game(hdr())
+        self.assertFalse(gm.gate(0, "c00", 0))
+        self.assertIn("zone 5 or 6 or 9 or 10", gm.reason())
+        self.assertTrue(gm.gate(0, "c00", 5))
+        self.assertFalse(gm.gate(0, "c01", 6))
+        self.assertIn("placed all", gm.reason())
+        self.assertFalse(gm.land("b00", 5))
+        self.assertIn("set-up", gm.reason())
+        self.assertTrue(gm.gate(1, "c10", 6))
+        self.assertTrue(gm.gate(2, "c20", 9))
+        self.assertNotIn("turn", gm.kinds())
+        self.assertTrue(gm.gate(3, "c30", 10))
+        self.assertEqual(gm.last("turn"), {"player": 0})
+
+    def test_players_2_to_4(self):
+        with self.assertRaises(referee.SetupError):
+            referee.new_game(header("zhulu", [player(i, cards=[(0, 1)]) for i in range(5)]))
+        with self.assertRaises(referee.SetupError):
+            referee.new_game(header("zhulu", [player(0, cards=[(0, 1)])]))
+
+    def test_no_ability_cards_in_this_mode(self):
+        h = hdr()
+        h["players"][1]["abilities"] = [{"id": "x", "effect": {"g": 50}}]
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(h)
+        self.assertIn("players[1].abilities", str(cm.exception))
+
+    def test_bad_hsp_is_refused(self):
+        h = hdr()
+        h["players"][2]["gates"][1]["hsp"] = -3
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(h)
+        self.assertIn("players[2].gates[1].hsp", str(cm.exception))
+
+
+class TurnsAndThrows(unittest.TestCase):
+    def test_clockwise_one_throw_each(self):
+        gm = started(first=2)
+        self.assertFalse(gm.land("b00", 5))
+        self.assertIn("Marucho's turn", gm.reason())
+        self.assertTrue(gm.land("b20", 5))
+        self.assertEqual(gm.last("turn"), {"player": 3})
+        self.assertTrue(gm.miss("b30"))
+        self.assertEqual(gm.last("turn"), {"player": 0})
+
+    def test_failed_throw_returns_to_the_hand(self):
+        gm = started()
+        self.assertTrue(gm.land("b00", 3))  # no card on zone 3
+        self.assertEqual(gm.last("miss")["reason"], "no card on zone 3")
+        self.assertEqual(gm.g.loc["b00"], UNUSED)
+        self.assertEqual(gm.last("turn"), {"player": 1})
+
+    def test_a_standing_bakugan_is_not_thrown_again(self):
+        gm = started(n=2)
+        gm.land("b00", 5)
+        gm.miss("b10")
+        self.assertFalse(gm.land("b00", 6))
+        self.assertIn("not in the hand", gm.reason())
+
+
+class OneOwnBakuganPerCard(unittest.TestCase):
+    def test_default_keeps_the_one_already_there(self):
+        gm = started(n=2)
+        gm.land("b00", 5)
+        gm.miss("b10")
+        self.assertTrue(gm.land("b01", 5))
+        self.assertEqual(gm.last("pick")["for"], "stay")
+        self.assertTrue(gm.miss("b11"))  # settles the pick by default
+        self.assertEqual(gm.g.loc["b00"], 5)
+        self.assertEqual(gm.g.loc["b01"], UNUSED)
+        self.assertEqual(gm.last("back")["bakugan"], "b01")
+
+    def test_pick_keeps_the_newcomer(self):
+        gm = started(n=2)
+        gm.land("b00", 5)
+        gm.miss("b10")
+        gm.land("b01", 5)
+        self.assertFalse(gm.pick(1, "b10"))
+        self.assertTrue(gm.pick(0, "b01"))
+        self.assertEqual(gm.g.loc["b01"], 5)
+        self.assertEqual(gm.g.loc["b00"], UNUSED)
+        self.assertEqual(gm.last("turn"), {"player": 1})
+
+
+class Battles(unittest.TestCase):
+    def test_power_is_g_plus_the_card_value_and_winner_takes_all(self):
+        gm = started(n=2)
+        gm.land("b01", 6)  # 250 + c10's pyrus 50 = 300
+        gm.land("b10", 6)  # 310 + 50 = 360
+        self.assertEqual(gm.last("clash")["attacker"], "b10")
+        gm.resolve()
+        b = gm.last("battle")
+        self.assertEqual(b["power"], {"b10": 360, "b01": 300})
+        self.assertEqual(b["winner"], "b10")
+        self.assertEqual(gm.g.seized[1], ["b01"])
+        self.assertEqual(gm.g.loc["b10"], OUT)  # the winner's Bakugan is retired
+        self.assertIn("b10", gm.g.void_b)
+        # zhulu: the winner takes the battled card even when it is their own
+        self.assertEqual(gm.g.captured[1], ["c10"])
+        self.assertEqual(gm.last("refill"), {"player": 0, "zone": 6})
+
+    def test_tie_goes_to_the_attacker(self):
+        h = hdr(2)
+        h["players"][1]["bakugan"][0]["g"] = 300
+        gm = Game(h)
+        gm.gate(0, "c00", 5)
+        gm.gate(1, "c10", 6)
+        gm.land("b00", 5)
+        gm.land("b10", 5)
+        gm.resolve()
+        self.assertEqual(gm.last("battle")["winner"], "b10")
+
+    def test_seized_bakugan_cannot_be_thrown(self):
+        gm = started(n=2)
+        gm.land("b01", 6)
+        gm.land("b10", 6)
+        gm.resolve()
+        gm.gate(0, "c01", 6)
+        self.assertFalse(gm.land("b01", 5))
+        self.assertIn("out of the game", gm.reason())
+
+
+class Refill(unittest.TestCase):
+    def test_the_loser_refills_before_anyone_throws(self):
+        gm = started(n=2)
+        gm.land("b01", 6)
+        gm.land("b10", 6)
+        gm.resolve()
+        self.assertEqual(gm.g.view()["phase"], "refill")
+        before = gm.state()
+        self.assertFalse(gm.land("b00", 5))
+        self.assertIn("Dan must first place a card on zone 6", gm.reason())
+        self.assertFalse(gm.gate(1, "c11", 6))
+        self.assertFalse(gm.gate(0, "c01", 9))
+        self.assertIn("zone 6", gm.reason())
+        self.assertEqual(gm.state(), before)
+        self.assertTrue(gm.gate(0, "c01", 6))
+        self.assertEqual(gm.last("turn"), {"player": 0})
+        self.assertTrue(gm.land("b00", 6))
+
+    def test_cards_are_placed_only_at_setup_or_refill(self):
+        gm = started(n=2)
+        self.assertFalse(gm.gate(0, "c01", 9))
+        self.assertIn("only at set-up", gm.reason())
+
+
+class Leaving(unittest.TestCase):
+    def test_no_card_left_in_the_hand(self):
+        gm = started(n=3)
+        # Dan loses twice and places both reserve cards: he leaves.
+        gm.land("b01", 6)   # Dan 250+50 vs Runo's 310+50 later
+        gm.land("b10", 6)
+        gm.resolve()
+        gm.gate(0, "c01", 6)
+        gm.miss("b20")
+        gm.land("b02", 9)   # Dan 200 on c20 (+50)
+        gm.land("b11", 9)   # Runo 250 + 50 wins
+        gm.resolve()
+        self.assertTrue(gm.gate(0, "c02", 9))
+        lv = gm.last("leave")
+        self.assertEqual(lv, {"player": 0, "reason": "no card left in the hand"})
+        self.assertEqual(gm.g.loc["b00"], OUT)  # the hand is out of play
+        self.assertEqual(gm.last("turn"), {"player": 2})
+        self.assertTrue(gm.land("b20", 5))
+        self.assertEqual(gm.last("turn"), {"player": 1})  # Dan is skipped
+
+    def test_no_bakugan_left_in_the_hand_and_field_bakugan_still_fight(self):
+        h = header("zhulu", [player(0, g=(300,), cards=[(0, 1), (0, 1)]),
+                             player(1, g=(200, 200), cards=[(0, 1), (0, 1)]),
+                             player(2, g=(200, 200), cards=[(0, 1), (0, 1)])])
+        gm = Game(h)
+        gm.gate(0, "c00", 5)
+        gm.gate(1, "c10", 6)
+        gm.gate(2, "c20", 9)
+        gm.land("b00", 5)
+        self.assertEqual(gm.last("leave"), {"player": 0, "reason": "no Bakugan left in the hand"})
+        self.assertEqual(gm.g.loc["b00"], 5)
+        gm.land("b10", 5)  # Dan's b00 still defends and wins
+        gm.resolve()
+        self.assertEqual(gm.last("battle")["winner"], "b00")
+        self.assertEqual(gm.g.seized[0], ["b10"])
+        self.assertEqual(gm.g.refills, [[1, 5]])
+
+
+class EndAndScore(unittest.TestCase):
+    def test_last_player_standing_ends_and_scores(self):
+        h = header("zhulu", [player(0, g=(300, 100), cards=[(0, 40), (0, 1)]),
+                             player(1, g=(200,), cards=[(0, 30), (0, 1)])])
+        gm = Game(h)
+        gm.gate(0, "c00", 5)
+        gm.gate(1, "c10", 6)
+        gm.land("b00", 6)
+        # Runo throws his only Bakugan: he leaves, Dan alone -> scored
+        gm.land("b10", 6)
+        self.assertIsNotNone(gm.g.battle)
+        self.assertIsNone(gm.last("leave"))
+        gm.resolve()
+        # after the battle Runo has no Bakugan in the hand: he leaves
+        self.assertEqual(gm.last("leave")["player"], 1)
+        sc = gm.last("score")
+        # Dan (defender 300) beats b10 (200): seizes 200 + card c10 HSP 30
+        self.assertEqual(sc["scores"], [230, 0])
+        self.assertEqual(gm.last("win")["player"], 0)
+        self.assertEqual(gm.finish()["winner"], 0)
+        self.assertFalse(gm.land("b01", 5))
+        self.assertIn("over", gm.reason())
+
+    def test_equal_scores_go_to_the_player_with_more_pieces_left(self):
+        g = referee.new_game(hdr(2))
+        g.seized[0] = ["b11"]
+        g.seized[1] = ["b01"]  # both 250
+        self.assertEqual(g.tiebreak(0), 3 + 3)
+        out = []
+        g.sink = out.append
+        g.loc["b00"] = OUT
+        g.final(0, "test")
+        g._flush()
+        self.assertEqual(out[0][0], "score")
+        self.assertEqual(g.winner, 1)
+
+    def test_full_tie_is_a_draw(self):
+        out = []
+        g = referee.new_game(hdr(2), out.append)
+        g.final(0, "test")
+        g._flush()
+        self.assertEqual([o[0] for o in out], ["score", "stalemate"])
+        self.assertIsNone(g.winner)
+
+
+class NoCardToRefill(unittest.TestCase):
+    def test_a_player_with_no_reserve_card_leaves_at_the_start(self):
+        h = header("zhulu", [player(0, cards=[(0, 1)]), player(1, cards=[(0, 1), (0, 1)]),
+                             player(2, cards=[(0, 1), (0, 1)])])
+        gm = Game(h)
+        gm.gate(0, "c00", 5)
+        gm.gate(1, "c10", 6)
+        self.assertIsNone(gm.last("leave"))
+        gm.gate(2, "c20", 9)
+        self.assertEqual(gm.last("leave"), {"player": 0, "reason": "no card left in the hand"})
+        self.assertEqual(gm.last("turn"), {"player": 1})
+
+    def test_zone_without_card_compares_g_only(self):
+        h = header("zhulu", [player(0, g=(300, 300), cards=[(100, 1), (0, 1)]),
+                             player(1, g=(250, 250, 250), cards=[(100, 1), (0, 1)]),
+                             player(2, g=(200,), cards=[(100, 1), (0, 1)])])
+        gm = Game(h)
+        gm.gate(0, "c00", 5)
+        gm.gate(1, "c10", 6)
+        gm.gate(2, "c20", 9)
+        gm.miss("b00")
+        gm.miss("b10")
+        gm.land("b20", 9)
+        self.assertEqual(gm.last("leave")["player"], 2)  # no Bakugan in the hand
+        gm.land("b00", 9)  # 300+100 beats 200+100
+        gm.resolve()
+        self.assertEqual(gm.g.seized[0], ["b20"])
+        self.assertEqual(gm.g.refills, [])  # Marucho has left: nobody refills
+        self.assertNotIn(9, gm.g.field)
+        self.assertIn(9, gm.g.active)
+        self.assertEqual(gm.last("turn"), {"player": 1})  # Marucho is skipped
+        gm.land("b10", 9)
+        gm.land("b01", 9)
+        gm.resolve()
+        b = gm.last("battle")
+        self.assertEqual(b["parts"]["b01"], [300, 0, 0])
+        self.assertEqual(b["power"], {"b01": 300, "b10": 250})
+
+
+if __name__ == "__main__":
+    unittest.main()

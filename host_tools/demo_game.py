@@ -202,7 +202,13 @@ def play_span(frames, controls, start, end, mat, pacer, term, fi=0, ci=0):
         fi += 1
         term.update()
         if mat.over:
-            break
+            return fi, ci
+    if not pacer.stop.is_set():
+        # controls after the last frame of the span (the next span starts after `end`)
+        while ci < len(controls) and controls[ci]["t"] <= end:
+            mat.control(dict(controls[ci]))
+            ci += 1
+        term.update()
     return fi, ci
 
 
@@ -367,9 +373,30 @@ def _stdin_answers(answers, board, out):
     th.start()
 
 
+def _render_stable(board, sc, seed, header):
+    """(frames, controls) of the scenario so far, rendered so that a longer
+    scenario gives the very same frames for the times already played: the
+    sensor model and the noise come from their own seeded generator, not the
+    one the scenario's actions draw from (world.run shares one, so each
+    re-render would shift every channel's offset and the pipeline would see
+    landings everywhere). Uses the simulator's internals (world._Builder,
+    world._render) until it offers an incremental run."""
+    from host_tools.sim import world
+    b = world._Builder(board, sc, random.Random("demo-build:%s" % (seed,)), header)
+    for a in sc.sorted_actions():
+        b.do(a)
+    tail = int(sc.settings.get("tail", 1.0) * 1000)
+    end = max(sc.end_ms, max([a["t"] for a in sc.actions] or [0])) + tail
+    for o in b.objs:
+        if o.phases and o.t1 < 1e11:
+            end = max(end, int(o.t1) + tail)
+    b.controls.sort(key=lambda e: e["t"])
+    frames = world._render(board, b, random.Random("demo-render:%s" % (seed,)), sc.settings, end)
+    return frames, b.controls
+
+
 def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
     from host_tools.sim import game as sgame
-    from host_tools.sim import world
     rng = random.Random("game:%s" % (seed,))
     opts = dict(sgame.DEFAULTS)
     opts["long_idle"] = 0.0
@@ -377,10 +404,9 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
 
     def catch_up(gen):
         # render what the players did so far and play it up to now
-        res = world.run(board, gen.sc, seed=seed, header=header)
-        play_span(res.frames, res.controls, pos["t"], gen.t, mat, pacer, term)
+        frames, controls = _render_stable(board, gen.sc, seed, header)
+        play_span(frames, controls, pos["t"], gen.t, mat, pacer, term)
         pos["t"] = gen.t
-        return res
 
     def ask(gen, bid):
         catch_up(gen)
@@ -410,5 +436,5 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
     gen.play()
     if stop.is_set():
         return
-    res = world.run(board, gen.sc, seed=seed, header=header)
-    play_span(res.frames, res.controls, pos["t"], res.frames[-1][0], mat, pacer, term)
+    frames, controls = _render_stable(board, gen.sc, seed, header)
+    play_span(frames, controls, pos["t"], frames[-1][0], mat, pacer, term)

@@ -118,7 +118,7 @@
       drawn = z;
       var W = 1000, H = 260, t0 = d.t[0] || 0, t1 = d.t[d.t.length - 1] || 1, lo = 0, hi = d.threshold;
       d.channels.forEach(function (c) { c.dev.forEach(function (x) { lo = Math.min(lo, x); hi = Math.max(hi, x); }); });
-      d.energy.forEach(function (x) { hi = Math.max(hi, x); });
+      d.energy.concat(d.coherent || []).forEach(function (x) { hi = Math.max(hi, x); });
       // strong fields: a symmetric log scale, so the threshold stays visible
       var k0 = Math.max(1, d.threshold / 4), lg = Math.max(hi, -lo) > 20 * Math.max(1, d.threshold);
       var f = function (v) { return lg ? (v < 0 ? -1 : 1) * Math.log(1 + Math.abs(v) / k0) : v; };
@@ -137,6 +137,7 @@
       var s = hl("axis", Y(0));
       d.channels.forEach(function (c, i) { s += line(c.dev, "ch c" + (i % 6)); });
       s += line(d.energy, "energy") + hl("thr", Y(d.threshold));
+      if (d.coherent) s += line(d.coherent, "coh") + hl("thr cthr", Y(d.coherent_threshold));
       for (var tk = Math.ceil(t0 / 10000) * 10000; tk <= t1; tk += 10000)
         s += '<text class="tick" x="' + X(tk) + '" y="' + (H - 3) + '">' + tk / 1000 + "s</text>";
       d.decisions.forEach(function (e, i) {
@@ -145,8 +146,8 @@
       });
       svg.innerHTML = s + vl("cursor", 0);
       $("tz").textContent = "zone " + z;
-      $("tlegend").textContent = d.channels.length + " sensors (counts from baseline), zone energy E (white), threshold " +
-        d.threshold + " (dashed), decisions (vertical), " + (lg ? "log" : "linear") + " scale, " + ((t1 - t0) / 1000).toFixed(1) + " s";
+      $("tlegend").textContent = d.channels.length + " sensors (counts from baseline), zone energy E (white, threshold " +
+        d.threshold + " dashed red)" + (d.coherent ? ", coherent sum C (green, threshold " + d.coherent_threshold + " dashed)" : "") + ", decisions (vertical), " + (lg ? "log" : "linear") + " scale, " + ((t1 - t0) / 1000).toFixed(1) + " s";
     }
     var c = svg.querySelector(".cursor");
     c.setAttribute("x1", X(t));

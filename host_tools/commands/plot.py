@@ -51,7 +51,10 @@ def plot(timeline, output, zones=None, t_from=None, t_to=None):
             ax.plot(x, [c["dev"][i] for i in idx], lw=0.6, alpha=0.7, label="ch %d" % c["ch"])
         ax.plot(x, [d["energy"][i] for i in idx], lw=1.8, color="black", label="zone energy E")
         thr = d["thresholds"] or [d["threshold"]] * len(ts)
-        ax.plot(x, [thr[i] for i in idx], lw=1.0, ls="--", color="red", label="threshold")
+        ax.plot(x, [thr[i] for i in idx], lw=1.0, ls="--", color="red", label="E threshold")
+        if d["coherent"] is not None:
+            ax.plot(x, [d["coherent"][i] for i in idx], lw=1.2, color="green", label="coherent sum C")
+            ax.axhline(d["coherent_threshold"], lw=1.0, ls="--", color="green", label="C threshold")
         for k, e in enumerate(d["decisions"]):
             t = e["t"] / 1000.0
             if x[0] <= t <= x[-1]:
@@ -60,7 +63,7 @@ def plot(timeline, output, zones=None, t_from=None, t_to=None):
                 ax.annotate("%s %s" % (e["ev"], e.get("bakugan") or e.get("kind") or ""), (t, 1.0),
                             xycoords=("data", "axes fraction"), xytext=(2, -10 - 10 * (k % 3)),
                             textcoords="offset points", fontsize=7, color=col)
-        big = max([abs(v) for c in d["channels"] for v in c["dev"]] + d["energy"] + [1])
+        big = max([abs(v) for c in d["channels"] for v in c["dev"]] + d["energy"] + (d["coherent"] or []) + [1])
         if big > 20 * max(1, d["threshold"]):  # strong fields: a log scale keeps the threshold visible
             ax.set_yscale("symlog", linthresh=max(1, d["threshold"] / 2))
         ax.set_ylabel("zone %d\ncounts" % z)

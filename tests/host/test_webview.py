@@ -1,0 +1,321 @@
+"""bakumat view's server and timelines, bakumat plot and the live demo,
+without a browser (tests/host/test_view_browser.py drives the page)."""
+import gzip
+import io
+import json
+import os
+import queue
+import re
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+
+from host_tools import boards, fwpath
+from host_tools.errors import UserError
+from host_tools.webview import server, state, timeline
+from mptools import tool
+
+REPO = fwpath.REPO_DIR
+SAMPLE = os.path.join(REPO, "host_tools", "samples", "official.ndjson")
+WEB = os.path.join(REPO, "firmware", "web")
+
+
+def referee_outputs(path):
+    """The referee's own output events for an event log (the oracle)."""
+    fwpath.ensure()
+    import referee
+    from referee import events
+    from store import eventlog
+    outs = []
+    game = None
+    t = 0
+    with open(path) as f:
+        for _, obj in eventlog.iter_log(f.readlines()):
+            if game is None:
+                game = referee.new_game(obj, outs.append)
+            else:
+                t = obj["t"]
+                game.feed(obj)
+    game.finish(t)
+    return game, [json.loads(events.encode_json(o)) for o in outs], [events.encode_text(o, game) for o in outs]
+
+
+@pytest.fixture(scope="module")
+def sample_tl():
+    return timeline.load(SAMPLE, "esp32_devkitc")
+
+
+def test_event_timeline_is_the_referee_replay(sample_tl):
+    game, outs, texts = referee_outputs(SAMPLE)
+    with open(SAMPLE) as f:
+        n_events = sum(1 for line in f if line.strip()) - 1
+    steps = sample_tl.steps
+    assert len(steps) == n_events + 2  # the start, one per input event, the end of the log
+    assert [o for s in steps for o in s["out"]] == texts
+    final = steps[-1]["state"]["view"]
+    end = outs[-1]
+    assert end["ev"] == "end"
+    assert final["winner"] == end["winner"] and final["captured"] == end["captured"]
+    # every step's state is the referee's view after that input
+    assert steps[0]["state"]["view"]["phase"] == "setup"
+    stands = [(i, s) for i, s in enumerate(steps) if any(" opens " in o for o in s["out"])
+              and not any(" captures " in o for o in s["out"])]
+    assert stands
+    for i, s in stands:
+        m = re.search(r"opens (\S+) on zone (\d+)", " ".join(s["out"]))
+        b, z = m.group(1), m.group(2)
+        assert b in s["state"]["view"]["zones"][z]["bakugan"]
+
+
+def test_leds_come_from_the_firmware_feedback(sample_tl):
+    fwpath.ensure()
+    from show import palette
+    bj = sample_tl.page_board
+    assert bj["leds"]["count"] == len(sample_tl.steps[0]["state"]["leds"]) > 0
+    cap = bj["leds"]["cap"]
+    seen = 0
+    for s in sample_tl.steps:
+        view = s["state"]["view"]
+        leds = s["state"]["leds"]
+        if view["phase"] != "play" or view["battle"] or view["choice"] or any(" wins" in o.lower() for o in s["out"]):
+            continue
+        if any("REJECTED" in o or "battle on" in o for o in s["out"]):
+            continue  # flashes
+        for zi, z in enumerate(bj["zones"]):
+            run = [leds[i] for i in bj["leds"]["zones"][zi]]
+            info = view["zones"].get(str(z["id"]))
+            if info is None:
+                assert all(c == [0, 0, 0] for c in run), (s["input"], z["id"], run)
+                continue
+            # a lit zone shows its owner's colour (scaled by level and cap)
+            owner = info["owner"]
+            if info["bakugan"]:
+                owner = [p for p in range(2) if any(b["id"] == info["bakugan"][0]
+                                                    for b in sample_tl.header["players"][p]["bakugan"])][0]
+            col = palette.PLAYER[owner]
+            want = ((col >> 16) & 255, (col >> 8) & 255, col & 255)
+            for c in run:
+                assert max(c) <= cap and max(c) > 0
+                k = max(c) / max(want)
+                assert all(abs(c[j] - want[j] * k) <= 1.5 for j in range(3)), (c, want)
+            seen += 1
+    assert seen > 10
+
+
+def get(url, data=None, raw=False):
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"} if data else {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            body = r.read()
+            return r.status, dict(r.headers), (body if raw else json.loads(body))
+    except urllib.error.HTTPError as e:
+        body = e.read()
+        return e.code, dict(e.headers), (body if raw else json.loads(body))
+
+
+@pytest.fixture(scope="module")
+def log_server(sample_tl):
+    srv = server.start(server.LogSource(sample_tl))
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_state_api_and_since(log_server, sample_tl):
+    u = log_server.url
+    code, hdr, st = get(u + "api/state")
+    assert code == 200 and st["api"] == 1 and hdr["Content-Type"] == "application/json"
+    assert st["board"]["zones"] and st["header"]["players"][0]["name"] == "Dan"
+    assert st["view"] == sample_tl.steps[-1]["state"]["view"] and st["you"] == {"player": None}
+    code, _, same = get(u + "api/state?since=%d" % st["seq"])
+    assert code == 200 and same["same"] is True and "view" not in same and same["leds"] == st["leds"]
+    code, _, err = get(u + "api/state?since=abc")
+    assert code == 400 and "since" in err["error"]
+
+
+def test_timeline_info_and_errors(log_server, sample_tl):
+    u = log_server.url
+    code, _, info = get(u + "api/info")
+    assert info["timeline"] is True and info["traces"] is False and info["steps"] == len(sample_tl.steps)
+    code, _, tl = get(u + "api/timeline")
+    assert code == 200 and tl == json.loads(json.dumps(sample_tl.json()))
+    code, _, err = get(u + "api/traces?zone=3")
+    assert code == 404 and "raw sensor logs" in err["error"]
+    assert get(u + "api/nothing")[0] == 404
+    code, _, err = get(u + "api/input", b'{"ev": "resolve"}')
+    assert code == 403 and "error" in err
+    code, _, err = get(u + "api/input", b"x" * 600)
+    assert code == 413
+    code, _, err = get(u + "api/input", b"{not json")
+    assert code == 400 and "JSON" in err["error"]
+    code, _, err = get(u + "api/throw", b"{}")
+    assert code == 403
+
+
+def test_static_files_only_from_the_page_folder(log_server):
+    u = log_server.url
+    code, hdr, body = get(u, raw=True)
+    assert code == 200 and hdr["Content-Type"].startswith("text/html") and b"mat.js" in body
+    code, hdr, body = get(u + "mat.js", raw=True)
+    assert code == 200 and "javascript" in hdr["Content-Type"] and b"BakuMat" in body
+    for bad in ("../README.md", "%2e%2e/README.md", "web/mat.js", "nothing.js", ".hidden"):
+        assert get(u + bad, raw=True)[0] == 404, bad
+
+
+def test_page_is_small_offline_and_gzips():
+    files = sorted(f for f in os.listdir(WEB) if not f.startswith("."))
+    total = 0
+    gz = 0
+    for f in files:
+        with open(os.path.join(WEB, f), "rb") as fh:
+            data = fh.read()
+        total += len(data)
+        gz += len(gzip.compress(data, 9))
+        text = data.decode("utf-8")
+        # no script, style or font from anywhere but the server itself
+        urls = [m for m in re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}[^\s\"')]*", text)
+                if "www.w3.org/2000/svg" not in m]
+        assert not urls, (f, urls)
+        assert "import " not in text or f.endswith(".css")
+    board_share = sum(os.path.getsize(os.path.join(WEB, f)) for f in ("mat.js", "mat.css"))
+    print("\nweb page: %d files, %d bytes (%d gzipped); drawing module + style (also on the board): %d bytes"
+          % (len(files), total, gz, board_share))
+    assert total < 24000 and gz < 9000
+
+
+def test_bad_logs_are_user_errors(tmp_path):
+    with pytest.raises(UserError, match="no such file"):
+        timeline.load(str(tmp_path / "missing.ndjson"))
+    p = tmp_path / "x.ndjson"
+    p.write_text('{"hello": 1}\n')
+    with pytest.raises(UserError, match="not a BakuMat log"):
+        timeline.load(str(p))
+    with open(SAMPLE) as f:
+        lines = f.read().splitlines()
+    p.write_text("\n".join(lines[:3] + ['{"t": 3000, "ev": "land", "bakugan": "drago"}'] + lines[3:]) + "\n")
+    with pytest.raises(UserError, match="line 4: land event: missing field 'zone'"):
+        timeline.load(str(p))
+
+
+def bakumat(*args, timeout=60):
+    return subprocess.run([tool("bakumat")] + list(args), capture_output=True, text=True, timeout=timeout)
+
+
+def test_cli_errors_name_the_problem(tmp_path):
+    r = bakumat("view", str(tmp_path / "nope.ndjson"), "--no-browser", "--port", "0")
+    assert r.returncode != 0 and "no such file" in r.stderr and "Traceback" not in r.stderr
+    r = bakumat("view", "--no-browser")
+    assert r.returncode != 0 and "nothing to show" in r.stderr
+    r = bakumat("plot", SAMPLE, "-o", str(tmp_path / "x.png"))
+    assert r.returncode != 0 and "not a raw sensor log" in r.stderr and "Traceback" not in r.stderr
+
+
+# ------------------------------------------------------------------ raw logs
+
+@pytest.fixture(scope="module")
+def raw_log(tmp_path_factory):
+    from host_tools.sim import game, world
+    b = boards.load("esp32_devkitc")
+    sc = game.random_game(11, b, max_throws=6, long_idle=0.0)
+    res = world.run(b, sc, seed=11)
+    p = tmp_path_factory.mktemp("raw") / "game.raw.ndjson"
+    with open(p, "w") as f:
+        for line in res.raw_lines(sc.header):
+            f.write(line + "\n")
+    return str(p)
+
+
+def test_raw_timeline_traces_and_decisions(raw_log):
+    tl = timeline.load(raw_log)
+    assert tl.kind == "raw" and tl.probe is not None
+    sensed = [s for s in tl.steps if s["source"] == "sensed"]
+    lands = [s for s in sensed if "opens" in s["input"] or "taught" in s["input"]]
+    assert lands, "the pipeline decided no landing in a simulated game"
+    n = len(tl.probe.t)
+    for z in tl.page_board["zones"]:
+        d = tl.traces(z["id"])
+        assert len(d["t"]) == n and len(d["energy"]) == n
+        assert all(len(c["dev"]) == n for c in d["channels"])
+        assert len(d["channels"]) == sum(1 for s in tl.board["sensors"] if s["zone"] == z["id"])
+        # the pipeline decides a landing only once the zone's energy has
+        # crossed its threshold: our recomputed E must show that
+        for dec in d["decisions"]:
+            if dec["ev"] != "land":
+                continue
+            i = d["t"].index(dec["t"])
+            lo = max(0, i - 50)
+            over = [k for k in range(lo, i + 1) if d["energy"][k] >= d["threshold"]
+                    or (d["coherent"] is not None and d["coherent"][k] >= d["coherent_threshold"])]
+            assert over, (z["id"], dec, max(d["energy"][lo:i + 1]))
+    for s in lands:
+        z = s["zone"]
+        t = s["t"]
+        assert any(dd["t"] == t and dd["ev"] == "land" for dd in tl.traces(z)["decisions"]), s["input"]
+    srv = server.start(server.LogSource(tl))
+    try:
+        code, _, info = get(srv.url + "api/info")
+        assert info["traces"] is True and info["trace_zone"] in [z["id"] for z in tl.page_board["zones"]]
+        code, _, d = get(srv.url + "api/traces?zone=%d" % lands[0]["zone"])
+        assert code == 200 and d["zone"] == lands[0]["zone"]
+        assert get(srv.url + "api/traces?zone=99")[0] == 404
+        assert get(srv.url + "api/traces?zone=x")[0] == 400
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_plot_writes_a_picture(raw_log, tmp_path):
+    out = tmp_path / "traces.png"
+    r = bakumat("plot", raw_log, "-o", str(out), timeout=120)
+    assert r.returncode == 0, r.stderr
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000
+    m = re.search(r"zones ([\d, ]+)", r.stdout)
+    assert m, r.stdout
+    from host_tools.commands import plot
+    with pytest.raises(UserError, match="--zone 99: no such zone"):
+        plot._zones(timeline.load(raw_log).probe, [99])
+
+
+# ------------------------------------------------------------------ demo
+
+def test_demo_plays_a_game_through_the_firmware():
+    from host_tools.demo_game import run_demo
+    out = io.StringIO()
+    rc = run_demo(seed=5, speed=0, out=out)
+    text = out.getvalue()
+    assert "sensors: learnt" in text and " opens " in text
+    assert re.search(r"^\|", text, re.M), "the text mat is shown"
+    last = text.strip().splitlines()[-1]
+    if rc == 0:
+        assert last.startswith("winner: ") and "*** %s WINS ***" % last.split()[1] in text
+    else:
+        assert last.startswith("no winner")
+
+
+def test_demo_human_throws_come_from_the_answers():
+    import threading
+    from host_tools.demo_game import run_demo
+    stop = threading.Event()
+
+    class Person:
+        """Says "missed" (None) twice, then leaves (the demo is stopped)."""
+        asked = 0
+
+        def get(self, timeout=None):
+            if self.asked == 2:
+                stop.set()
+                raise queue.Empty
+            self.asked += 1
+            return None
+
+    out = io.StringIO()
+    person = Person()
+    run_demo(seed=7, speed=0, players="human", out=out, answers=person, stop=stop)
+    text = out.getvalue()
+    human = text.splitlines()[1].split(":")[0].strip()
+    assert person.asked == 2
+    assert text.count(">>> your throw with") == 3
+    assert len(re.findall(r"%s misses with \S+ \(missed\)" % re.escape(human), text)) == 2, text

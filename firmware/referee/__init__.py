@@ -15,6 +15,8 @@ MODES = {
     "official": "official",
     "snooker": "snooker",
     "zhulu": "zhulu",
+    "shenghui": "shenghui",
+    "zhanguo": "zhanguo",
     "compass": "compass",
     "big": "big",
     "multi": "multi",

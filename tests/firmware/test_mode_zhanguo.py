@@ -1,0 +1,83 @@
+"""战国争霸 (mode "zhanguo"): the rules it adds to zhulu, hand-written
+(docs/modes/zhanguo.md). Runs under CPython and MicroPython."""
+try:
+    import unittest
+except ImportError:  # MicroPython
+    import mpunit as unittest
+
+import referee
+from cnkit import Game, header, player
+
+
+def hdr(item_attr="pyrus"):
+    ps = []
+    for i in range(2):
+        it = {"id": "i%d" % i, "effect": {"opp_g": -100}, "command": "quake"}
+        if item_attr:
+            it["attr"] = item_attr
+        ps.append(player(i, g=(300 + 20 * i, 250, 200), attrs=("pyrus", "haos", "haos"), cards=[(0, 1), (0, 1), (0, 1)],
+                         abilities=[it]))
+    return header("zhanguo", ps)
+
+
+def started(item_attr="pyrus"):
+    gm = Game(hdr(item_attr))
+    gm.gate(0, "c00", 5)
+    gm.gate(1, "c10", 6)
+    return gm
+
+
+class ItemCard(unittest.TestCase):
+    def test_item_works_only_for_its_attribute(self):
+        gm = started()
+        gm.land("b01", 5)   # haos 250
+        gm.land("b10", 5)   # pyrus 320
+        self.assertFalse(gm.ability(0, "i0"))
+        self.assertIn("only for a pyrus Bakugan; b01 is haos", gm.reason())
+        gm.resolve()
+        gm.gate(0, "c01", 5)
+        gm.land("b00", 6)   # pyrus 300 defends
+        gm.land("b11", 6)   # haos 250 attacks; Runo behind, haos != pyrus
+        self.assertFalse(gm.ability(1, "i1"))
+        self.assertFalse(gm.ability(0, "i0"))
+        self.assertIn("only when behind", gm.reason())
+
+    def test_matching_item_when_behind_and_only_once(self):
+        gm = started()
+        gm.land("b00", 5)   # pyrus 300
+        gm.land("b10", 5)   # pyrus 320
+        self.assertTrue(gm.ability(0, "i0"))   # Runo -100 -> 220
+        gm.resolve()
+        b = gm.last("battle")
+        self.assertEqual(b["parts"]["b10"], [320, 0, -100])
+        self.assertEqual(b["winner"], "b00")
+        self.assertEqual(gm.g.used_abil[0], ["i0"])
+
+    def test_item_without_attribute_works_for_any(self):
+        gm = started(item_attr=None)
+        gm.land("b01", 5)   # haos 250
+        gm.land("b10", 5)
+        self.assertTrue(gm.ability(0, "i0"))
+
+    def test_bad_item_fields_are_refused(self):
+        h = hdr()
+        h["players"][1]["abilities"][0]["attr"] = "fire"
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(h)
+        self.assertIn("players[1].abilities[0].attr", str(cm.exception))
+        h = hdr()
+        h["players"][0]["abilities"][0]["command"] = ""
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(h)
+        self.assertIn("players[0].abilities[0].command", str(cm.exception))
+
+    def test_cards_as_in_shenghui(self):
+        gm = started()
+        gm.land("b00", 5)
+        gm.land("b11", 5)
+        gm.resolve()
+        self.assertIn("c00", gm.g.void_c)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -122,6 +122,9 @@ def random_game(seed, wrong=0.05, max_events=400, header=None, mode="official"):
 MODE_GENERATORS = {
     "big": "gamegen_official",
     "multi": "gamegen_official",
+    "official+x": "gamegen_official",  # the official extras (header options)
+    "big+x": "gamegen_official",
+    "multi+x": "gamegen_official",
 }
 
 

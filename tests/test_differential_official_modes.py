@@ -41,7 +41,7 @@ def test_cpython_and_micropython_transcripts_are_byte_identical(tmp_path, mode):
     assert r.stdout.encode() == exp.encode()
 
 
-SAMPLES = ("big", "multi")
+SAMPLES = ("big", "multi", "official-extras")
 
 
 @pytest.mark.parametrize("mode", SAMPLES)

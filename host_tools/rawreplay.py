@@ -12,7 +12,6 @@ board runs.
 
 Bad input raises UserError naming the file and the line.
 """
-import json
 import sys
 
 from host_tools import fwpath
@@ -21,104 +20,27 @@ from host_tools.errors import UserError
 MODES = ("transcript", "json", "sensed")
 
 
-class _LogError(Exception):
-    def __init__(self, line, msg):
-        super().__init__("line %d: %s" % (line, msg))
-        self.line = line
-
-
-def _read(lines, load_board):
-    """(header, board, items) from the lines of a raw log, items being
-    (lineno, "frame", t, values) or (lineno, "control", t, event dict)."""
-    header = None
-    board = None
-    items = []
-    n = 0
-    maxc = 0
-    last_t = None
-    for lineno, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError as e:
-            raise _LogError(lineno, "not valid JSON (%s)" % getattr(e, "msg", e))
-        if type(obj) is not dict:
-            raise _LogError(lineno, "expected a JSON object")
-        if header is None:
-            if obj.get("bakumat") != "raw":
-                raise _LogError(lineno, 'not a raw sensor log (the header needs "bakumat": "raw")')
-            v = obj.get("version")
-            if v != 1:
-                raise _LogError(lineno, "unsupported raw log version %r (this tool reads version 1)" % (v,))
-            name = obj.get("board")
-            if type(name) is not str or not name:
-                raise _LogError(lineno, "header: missing field 'board'")
-            rate = obj.get("rate_hz")
-            if type(rate) not in (int, float) or rate <= 0:
-                raise _LogError(lineno, "header: rate_hz: expected a positive number, got %r" % (rate,))
-            try:
-                board = load_board(name)
-            except UserError as e:
-                raise _LogError(lineno, "header: board: %s" % e)
-            board = dict(board)
-            board["rate_hz"] = rate
-            n = len(board["sensors"])
-            maxc = board["sensor"]["max_counts"]
-            header = obj
-            continue
-        t = obj.get("t")
-        if type(t) is not int or t < 0:
-            raise _LogError(lineno, "field 't': expected a non-negative integer (ms), got %r" % (t,))
-        if last_t is not None and t < last_t:
-            raise _LogError(lineno, "time goes backwards (%d after %d)" % (t, last_t))
-        last_t = t
-        if "v" in obj:
-            vals = obj["v"]
-            if type(vals) is not list:
-                raise _LogError(lineno, "field 'v': expected a list of ADC counts")
-            if len(vals) != n:
-                raise _LogError(lineno, "frame has %d channels, board %s has %d" % (len(vals), header["board"], n))
-            for i, x in enumerate(vals):
-                if type(x) is not int or not 0 <= x <= maxc:
-                    raise _LogError(lineno, "channel %d: value %r out of range 0..%d" % (i, x, maxc))
-            items.append((lineno, "frame", t, vals))
-            continue
-        kind = obj.get("ev")
-        if kind is None:
-            raise _LogError(lineno, "neither a frame (\"v\") nor an event (\"ev\")")
-        if kind == "land":
-            raise _LogError(lineno, "'land' events never appear in a raw log: the pipeline finds them")
-        if kind == "register":
-            b = obj.get("bakugan")
-            z = obj.get("zone")
-            if type(b) is not str or not b:
-                raise _LogError(lineno, "register: field 'bakugan': expected a Bakugan id")
-            if type(z) is not int or not 0 <= z < len(board["zones"]):
-                raise _LogError(lineno, "register: field 'zone': no zone %r on board %s" % (z, header["board"]))
-        elif kind not in ("gate", "miss", "ability", "resolve", "choose"):
-            raise _LogError(lineno, "unknown event %r" % (kind,))
-        items.append((lineno, "control", t, obj))
-    if header is None:
-        raise _LogError(1, "empty log: no header")
-    return header, board, items
-
-
-def _load_board(name):
-    from host_tools import boards
-    return boards.load(name)
-
-
 def replay_raw(path, mode, out=None, use_context=True):
     """Replay the raw log at `path`, printing per `mode`. Returns 0."""
     if mode not in MODES:
         raise UserError("unknown replay mode %r (known: %s)" % (mode, ", ".join(MODES)))
+    from host_tools import rawlog
     from host_tools.logfile import read_lines
     out = out or sys.stdout
     lines = read_lines(path)
+    header = board = None
+    items = []
     try:
-        header, board, items = _read(lines, _load_board)
-    except _LogError as e:
+        for lineno, kind, obj in rawlog.iter_raw(lines):
+            if kind == "header":
+                header, board = obj
+                board = dict(board)
+                board["rate_hz"] = header["rate_hz"]
+            elif kind == "frame":
+                items.append((lineno, kind, obj[0], obj[1]))
+            else:
+                items.append((lineno, kind, obj["t"], obj))
+    except rawlog.RawLogError as e:
         raise UserError("%s: %s" % (path, e))
     fwpath.ensure()
     import referee

@@ -9,38 +9,45 @@ sink receives plain dicts:
                                                            when it answered a register)
     {"ev": "leave", "t": ms, "zone": z, "bakugan": id}
     {"ev": "fault", "t": ms, "ch": c, "kind": "dead" | "stuck" | "saturated"}
-t is the time of the frame at which the pipeline decided.
+t is the time of the frame at which the pipeline decided; bakugan is None
+when nothing registered fits.
 
 context: optional callable returning the ids that may land now (the
 referee's `g.expects()[1]`), or None for "anything registered and not on the
-mat". It is called only when a landing is decided.
+mat". It is called only while a landing is being decided.
 
 How it works (docs/sensing-pipeline.md has the reasoning and the figures):
 
 - Baseline per channel: an exponential average (fixed point) that follows
   slow drift, updated only while the channel's zone is empty and quiet, so a
-  Bakugan standing still for minutes is never absorbed. When a zone becomes
-  empty again after a confirmed leave its baselines are re-zeroed.
-- Per zone, E = sum over its healthy channels of |deviation - settled|,
-  where `settled` is the zone's current steady state (0 when empty). E over
-  the zone's threshold opens a window; the window restarts whenever the
-  sensors move by more than a tolerance (noise + 1/8 of E) from the window's
-  first frame; a window that stays still for the dwell time is a new steady
-  state. A ball rolling across never holds still, so it never counts; an
-  opened Bakugan stands still.
-- A new steady state is explained (sense.signature, once, not per frame):
-  one of the occupants left (the change is minus its contribution), all left
-  (the field is back to the baseline), or a new Bakugan arrived: the change
-  is a single magnet inside the zone, whose position-corrected signed
-  strength identifies it among the candidates. Anything else (a Bakugan
-  knocked, a closed ball lying at the card's edge) is absorbed silently.
+  Bakugan standing still for minutes is never absorbed. When a zone is
+  found empty again after a leave, its baselines are re-zeroed on the mean
+  of the frames that showed it.
+- Per zone, against its current steady state (0 when empty): E = the sum of
+  |change| above a per-channel dead band, C = |sum of changes| (a gate
+  card spreads a Bakugan's field over all the zone's sensors, so C sees weak
+  magnets well). E or C over its threshold opens a window; the window
+  restarts whenever a frame departs from the window's mean by more than the
+  noise allows (sum of |departures|, |sum of departures|); a window that
+  holds still for the dwell time is a new steady state. A ball rolling
+  across never holds still, so it never counts.
+- A new steady state is explained (sense.signature; not per frame): all
+  left (the field is back to the baseline), one occupant left (the change
+  is minus its contribution), the last arrival still settling (more of the
+  same field within settle_ms), or a new Bakugan: a field with the shape a
+  Bakugan on the card gives, identified by its signature among the
+  candidates. While two candidates remain plausible the decision waits for
+  more frames (up to max_wait_ms), which averages the noise down. Anything
+  else is absorbed silently.
+- Signatures: learnt at the landing that answers `register`, refined on
+  the frames that follow while it stands still.
 - Channel health: a channel pinned at a rail with nothing to explain it, or
   returning exactly the same count for seconds despite sensor noise, is
   reported once as a fault and left out; its zone keeps working on the
   others (thresholds scale with the number of healthy channels).
 
-Per frame: integer arithmetic on preallocated arrays; no allocation unless an
-event is decided.
+Per frame: integer arithmetic on preallocated arrays; nothing is allocated
+unless a zone is deciding something.
 """
 from array import array
 
@@ -55,7 +62,8 @@ from sense import signature
 _BS = const(12)        # baseline fixed point: counts << _BS
 _BHALF = const(2048)   # 1 << (_BS - 1)
 _SB = const(8)         # settled-state fixed point
-_TOLSH = const(3)      # stability tolerance: + E >> _TOLSH
+_TOLSH = const(5)      # stability tolerance: + E >> _TOLSH
+_NMAX = const(255)     # frames averaged at most
 
 # Fault codes in `bad` (0 = healthy).
 _DEAD = const(1)
@@ -64,18 +72,30 @@ _SAT = const(3)
 FAULT_KINDS = (None, "dead", "stuck", "saturated")
 
 DEFAULTS = {
-    "dwell_ms": 30,          # a new state must hold still this long
-    "dead_sigma": 2,         # per-channel dead band, noise rms
-    "on_sigma": 4,           # zone threshold on the sum above the dead bands
-    "tol_quarters": 10,      # stability tolerance per healthy channel, noise rms / 4
+    "dwell_ms": 20,          # a new state must hold still this long
+    "dead_sigma": 2,         # per-channel dead band of E, noise rms
+    "on_sigma": 4,           # E threshold (sum above the dead bands), noise rms
+    "coh_on_sigma": 5,       # C threshold, noise rms * sqrt(channels)
+    "tol_quarters": 7,       # stability: sum |departure| per channel, noise rms / 4
+    "coh_quarters": 12,      # stability: |sum of departures|, noise rms * sqrt(2 k) / 4
     "min_counts": 1,         # floor of the noise unit
     "baseline_tau_ms": 5000, # baseline time constant
     "settled_tau_ms": 5000,  # drift tracking of an occupied zone's state
     "rail_ms": 2000,         # pinned at a rail this long -> dead / saturated
     "stuck_ms": 3000,        # exactly constant this long -> stuck
-    "fit_max_residual": 0.45,  # a landing must look like one magnet
-    "leave_match": 0.35,     # a leave must remove an occupant's own field
     "rail_margin": 8,        # counts from 0 / max_counts that count as rail
+    "leave_match": 0.35,     # a leave removes an occupant's own field, to this share
+    "settle_ms": 600,        # after a landing, more of the same field is still it
+    "lift_ms": 160,          # a partial drop holding this long is not a lift
+    "refine_ms": 1500,       # after a landing, frames averaged into its signature
+    "min_level_sigma": 4.0,  # a landing's level must be this many standard errors
+    "decide_p": 0.995,       # identification: posterior needed to decide at once
+    "certain_p": 0.9999,     # ... to refine the signature from this landing
+    "match_z": 3.5,          # ... and the field must match the candidate this well
+    "rel_spread": 0.03,      # a Bakugan's level from landing to landing
+    "max_wait_ms": 400,      # decide anyway after holding still this long
+    "absorb_ms": 1000,       # an unexplained steady field becomes the new state
+    "fit_max_residual": 0.45,  # dipole boards: a landing must look like one magnet
 }
 
 
@@ -86,16 +106,27 @@ def _log2(x):
     return k
 
 
+def _isqrt(x):
+    r = 0
+    while (r + 1) * (r + 1) <= x:
+        r += 1
+    return r
+
+
 class Occupant:
     """Something standing on a zone: a Bakugan that landed (bid its id, None
-    if it could not be identified) or an unexplained steady field, with its
+    if nothing registered fitted) or an unexplained steady field, with its
     contribution to the zone's sensors."""
 
-    def __init__(self, bid, contrib, m, landed):
+    def __init__(self, bid, contrib, landed, t=0):
         self.bid = bid
-        self.contrib = contrib   # list of ints, one per zone channel
-        self.m = m
+        self.contrib = contrib   # floats, one per zone channel
         self.landed = landed     # False: an unexplained steady field
+        self.t = t               # when it landed
+        self.learned = False     # its landing answered a register
+        self.certain = False     # identified beyond doubt: may refine its signature
+        self.under = None        # the zone's state before it came
+        self.sig = 0.0
 
 
 class Pipeline:
@@ -137,15 +168,13 @@ class Pipeline:
         self.zch = [array("h", sorted(l)) for l in lists]
         sen = board["sensor"]
         self.max_counts = int(sen["max_counts"])
-        self.zero_counts = int(sen["zero_counts"])
         noise = float(sen["noise_counts_rms"])
-        self.noise = noise
+        self.noise = noise if noise > 0.3 else 0.3
         unit = int(noise + 0.999)
         if unit < p["min_counts"]:
             unit = p["min_counts"]
         self.unit = unit
         rate = float(board["rate_hz"])
-        self.rate = rate
         self.period_ms = int(1000.0 / rate + 0.5)
         self.dwell = int(p["dwell_ms"])
         self.bk = _log2(int(p["baseline_tau_ms"] * rate / 1000.0) or 1)
@@ -156,30 +185,54 @@ class Pipeline:
         # Exactly repeated counts only mean "stuck" when the sensor is noisy
         # enough that a healthy one never repeats for that long.
         self.stuck_n = int(p["stuck_ms"] * rate / 1000.0) if noise >= 0.5 else 0
+        self.db = int(p["dead_sigma"] * unit)
         self.height = signature.effective_height(board)
+        # The plate's sheet term (signature = sheet level) when the board's
+        # plate captures flux; otherwise the dipole fit.
+        self.gs = None
+        plate = board.get("plate") or {}
+        if plate.get("capture", 0.0) > 0.0:
+            card = board.get("card") or {}
+            pw = float(plate.get("w", float(card.get("w", 62.0)) - 6.0))
+            ph = float(plate.get("h", float(card.get("h", 88.0)) - 6.0))
+            pz = float(board["sensor_plane_to_card_top_mm"]) - float(plate.get("depth_mm", 0.6))
+            gs = [0.0] * n
+            for c in range(n):
+                x, y, w, h = self.rects[chz[c]]
+                cx = x + w / 2.0
+                cy = y + h / 2.0
+                gs[c] = signature.sheet((cx - pw / 2.0, cy - ph / 2.0, cx + pw / 2.0, cy + ph / 2.0), pz, sx[c], sy[c])
+            self.gs = gs
         # Per-channel state.
         self.base = array("i", [0] * n)
         self.dev = array("i", [0] * n)
         self.svf = array("i", [0] * n)
-        self.refd = array("i", [0] * n)
+        self.acc = array("i", [0] * n)
         self.last = array("i", [-1] * n)
         self.same = array("i", [0] * n)
         self.rail = array("i", [0] * n)
         self.bad = bytearray(n)
         # Per-zone state.
-        self.db = int(p["dead_sigma"] * self.unit)
         self.on_t = array("i", [0] * nz)
+        self.con_t = array("i", [0] * nz)
         self.tol_t = array("i", [0] * nz)
+        self.coh_t = array("i", [0] * nz)
         self.wact = bytearray(nz)
         self.wt0 = array("i", [0] * nz)
+        self.hold = array("i", [0] * nz)
+        self.nacc = array("i", [0] * nz)
+        self.rfn = bytearray(nz)
+        self.rfe = array("i", [0] * nz)
         self.nocc = bytearray(nz)
         self.zdead = bytearray(nz)
         self.occ = [[] for _ in range(nz)]
         self.pending = {}        # zone index -> bakugan id to learn
-        self.sigs = {}           # bakugan id -> learnt signed strength
+        self.sigs = {}           # bakugan id -> learnt signed level
         self.where = {}          # bakugan id -> zone index it stands on
         self.started = False
+        self.gcm = 0             # common-mode drift (fixed point, counts << _BS)
         self.frames = 0
+        self.last_decision = None  # (zone, level, std error, frames averaged) of the last landing
         for zi in range(nz):
             self._thresholds(zi)
 
@@ -193,8 +246,11 @@ class Pipeline:
             if not bad[chs[j]]:
                 k += 1
         p = self.params
-        self.on_t[zi] = p["on_sigma"] * self.unit
-        self.tol_t[zi] = (k * p["tol_quarters"] * self.unit) >> 2
+        u = self.unit
+        self.on_t[zi] = p["on_sigma"] * u
+        self.con_t[zi] = (p["coh_on_sigma"] * u * _isqrt(16 * k)) >> 2
+        self.tol_t[zi] = (k * p["tol_quarters"] * u) >> 2
+        self.coh_t[zi] = (_isqrt(32 * k) * p["coh_quarters"] * u) >> 4
         self.zdead[zi] = 1 if k == 0 else 0
 
     def register(self, bakugan, zone):
@@ -220,6 +276,7 @@ class Pipeline:
             x = frame[c]
             base[c] = x << _BS
             last[c] = x
+        self.gcm = 0
         self.started = True
 
     def feed(self, frame, t):
@@ -240,6 +297,7 @@ class Pipeline:
         hi = self.rail_hi
         railn = self.rail_n
         stuckn = self.stuck_n
+        g = self.gcm
         for c in range(n):
             x = frame[c]
             if bad[c]:
@@ -257,62 +315,82 @@ class Pipeline:
                 s = same[c] + 1
                 same[c] = s
                 if s == stuckn and x > lo and x < hi:
-                    self._stuck(c, x, t)
-                    if bad[c]:
-                        continue
+                    self._fault(c, _STUCK, t)
+                    continue
             else:
                 same[c] = 0
                 last[c] = x
-            dev[c] = x - ((base[c] + _BHALF) >> _BS)
+            dev[c] = x - ((base[c] + g + _BHALF) >> _BS)
         svf = self.svf
-        refd = self.refd
+        acc = self.acc
         zch = self.zch
         on_t = self.on_t
+        con_t = self.con_t
         tol_t = self.tol_t
+        coh_t = self.coh_t
         wact = self.wact
         wt0 = self.wt0
+        hold = self.hold
+        nacc = self.nacc
+        rfn = self.rfn
         nocc = self.nocc
         zdead = self.zdead
         dwell = self.dwell
         bk = self.bk
         sk = self.sk
         db = self.db
+        usum = 0
+        ucnt = 0
         for zi in range(self.nz):
             if zdead[zi]:
                 continue
             chs = zch[zi]
             m = len(chs)
+            na = nacc[zi]
             e_sum = 0
+            e_sig = 0
             s_sum = 0
+            s_sig = 0
             for j in range(m):
                 c = chs[j]
                 if bad[c]:
                     continue
                 d = dev[c]
                 e = d - (svf[c] >> _SB)
+                e_sig += e
                 if e < 0:
                     e = -e
                 if e > db:
                     e_sum += e - db
-                s = d - refd[c]
+                s = d * na - acc[c]
+                s_sig += s
                 if s < 0:
                     s = -s
                 s_sum += s
-            if e_sum >= on_t[zi]:
-                if not wact[zi]:
+            if e_sig < 0:
+                e_sig = -e_sig
+            if e_sum >= on_t[zi] or e_sig >= con_t[zi]:
+                if wact[zi] and s_sum <= na * (tol_t[zi] + (e_sum >> _TOLSH)) and \
+                        s_sig <= na * coh_t[zi] and -s_sig <= na * coh_t[zi]:
+                    if na < _NMAX:
+                        for j in range(m):
+                            c = chs[j]
+                            acc[c] += dev[c]
+                        nacc[zi] = na + 1
+                    if t - wt0[zi] >= dwell and t >= hold[zi]:
+                        wact[zi] = 0
+                        self._settled(zi, t)
+                else:
+                    # a new window (or a restart: the field moved)
+                    if rfn[zi]:
+                        self._refined(zi)
                     wact[zi] = 1
                     wt0[zi] = t
+                    hold[zi] = 0
                     for j in range(m):
                         c = chs[j]
-                        refd[c] = dev[c]
-                elif s_sum > tol_t[zi] + (e_sum >> _TOLSH):
-                    wt0[zi] = t
-                    for j in range(m):
-                        c = chs[j]
-                        refd[c] = dev[c]
-                elif t - wt0[zi] >= dwell:
-                    wact[zi] = 0
-                    self._settled(zi, t)
+                        acc[c] = dev[c]
+                    nacc[zi] = 1
             else:
                 if wact[zi]:
                     wact[zi] = 0
@@ -320,11 +398,26 @@ class Pipeline:
                     for j in range(m):
                         c = chs[j]
                         svf[c] += ((dev[c] << _SB) - svf[c]) >> sk
+                    if rfn[zi]:
+                        if na < _NMAX:
+                            for j in range(m):
+                                c = chs[j]
+                                acc[c] += dev[c]
+                            nacc[zi] = na + 1
+                        if t >= self.rfe[zi]:
+                            self._refined(zi)
                 else:
                     for j in range(m):
                         c = chs[j]
                         if not bad[c]:
-                            base[c] += ((frame[c] << _BS) - base[c]) >> bk
+                            u = ((frame[c] << _BS) - base[c] - g) >> bk
+                            base[c] += u
+                            usum += u
+                            ucnt += 1
+        # Drift common to the whole board (supply, reference, temperature)
+        # moves the baselines of busy zones too, as seen on the quiet ones.
+        if ucnt:
+            self.gcm = g + usum // ucnt
 
     # -- events (allocation allowed from here on) ------------------------
 
@@ -342,6 +435,7 @@ class Pipeline:
         zi = self.chz[c]
         self._thresholds(zi)
         self.wact[zi] = 0
+        self.rfn[zi] = 0
         # The zone's steady state may have been the failing channel itself:
         # forget occupants that are not Bakugan.
         occ = self.occ[zi]
@@ -350,7 +444,7 @@ class Pipeline:
             self.occ[zi] = keep
             self.nocc[zi] = len(keep)
             if not keep:
-                self._rezero(zi)
+                self._rezero(zi, None)
         self._emit("fault", t, "ch", c, "kind", FAULT_KINDS[kind])
 
     def _quiet_elsewhere(self, c):
@@ -362,9 +456,12 @@ class Pipeline:
                 return False
         chs = self.zch[zi]
         lim = 4 * self.unit
+        lo = self.rail_lo
+        hi = self.rail_hi
         for j in range(len(chs)):
             k = chs[j]
-            if k != c and not self.bad[k]:
+            x = self.last[k]
+            if k != c and not self.bad[k] and lo < x < hi:
                 d = self.dev[k]
                 if d > lim or d < -lim:
                     return False
@@ -376,30 +473,59 @@ class Pipeline:
         else:
             self.rail[c] = 0   # explained by a magnet for now: look again later
 
-    def _stuck(self, c, x, t):
-        self._fault(c, _STUCK, t)
-
-    def _rezero(self, zi):
-        """The zone is empty and still: its current readings are the baseline."""
+    def _rezero(self, zi, vec):
+        """The zone is empty and still: vec (its mean deviations, or the last
+        frame when None) is the new baseline."""
         chs = self.zch[zi]
         for j in range(len(chs)):
             c = chs[j]
             if not self.bad[c]:
-                self.base[c] = self.last[c] << _BS
+                if vec is None:
+                    self.base[c] = (self.last[c] << _BS) - self.gcm
+                else:
+                    self.base[c] += int(vec[j] * (1 << _BS))
                 self.dev[c] = 0
             self.svf[c] = 0
 
-    def _vec(self, zi):
+    def _railed(self, zi):
+        """True when a channel of zone zi sits at a rail and the zone's other
+        channels do not see the field that would have to come with it: a
+        failing channel, not a magnet. The decision waits (the rail check
+        reports the fault after rail_ms)."""
         chs = self.zch[zi]
-        return [self.dev[chs[j]] for j in range(len(chs))]
-
-    def _fit(self, zi, vec):
-        chs = self.zch[zi]
-        xs = []
-        ys = []
-        vs = []
+        bad = self.bad
+        last = self.last
+        dev = self.dev
         lo = self.rail_lo
         hi = self.rail_hi
+        db = self.db
+        railed = 0
+        e = 0
+        for j in range(len(chs)):
+            c = chs[j]
+            if bad[c]:
+                continue
+            x = last[c]
+            if x <= lo or x >= hi:
+                railed += 1
+            else:
+                d = dev[c]
+                if d < 0:
+                    d = -d
+                if d > db:
+                    e += d - db
+        return railed > 0 and e < self.on_t[zi]
+
+    def _signature(self, zi, vec, nframes):
+        """(level, standard error, plausible) of the field vec (a change of
+        the zone's state, averaged over nframes frames)."""
+        chs = self.zch[zi]
+        lo = self.rail_lo
+        hi = self.rail_hi
+        vs = []
+        gs = []
+        xs = []
+        ys = []
         for j in range(len(chs)):
             c = chs[j]
             if self.bad[c]:
@@ -407,75 +533,151 @@ class Pipeline:
             x = self.last[c]
             if x <= lo or x >= hi:
                 continue   # clipped: its value says little
+            vs.append(vec[j])
             xs.append(self.sx[c])
             ys.append(self.sy[c])
-            vs.append(float(vec[j]))
-        return signature.fit(xs, ys, vs, self.rects[zi], self.height)
+            if self.gs is not None:
+                gs.append(self.gs[c])
+        if not vs:
+            return 0.0, 1.0, False
+        p = self.params
+        if self.gs is not None:
+            b, k, spread = signature.level(vs, gs)
+            if k == 0:
+                return 0.0, 1.0, False
+            se = 1.1 * self.noise / (0.9 * (k * nframes) ** 0.5)
+            ok = abs(b) >= p["min_level_sigma"] * se
+            return b, se, ok
+        a, px, py, res = signature.fit(xs, ys, vs, self.rects[zi], self.height)
+        se = 0.15 * abs(a) + self.noise / (nframes ** 0.5)
+        return a, se, res <= p["fit_max_residual"] and abs(a) > 0.0
 
     def _settled(self, zi, t):
+        """Zone zi has held still for the dwell time in a new state: explain it."""
+        if self._railed(zi):
+            self.wact[zi] = 1
+            return
         chs = self.zch[zi]
         m = len(chs)
         bad = self.bad
-        vec = self._vec(zi)
+        na = self.nacc[zi]
+        acc = self.acc
         svf = self.svf
-        old = [svf[chs[j]] >> _SB for j in range(m)]
+        vec = [acc[chs[j]] / na for j in range(m)]
+        old = [svf[chs[j]] / (1 << _SB) for j in range(m)]
         delta = [vec[j] - old[j] for j in range(m)]
-        dsum = 0
-        vsum = 0
+        dsum = 0.0
+        vsum = 0.0
+        db = self.db
         for j in range(m):
             if not bad[chs[j]]:
                 dsum += abs(delta[j])
-                vsum += abs(vec[j])
+                a = abs(vec[j])
+                if a > db:
+                    vsum += a - db
         occ = self.occ[zi]
         p = self.params
-        noise = self.tol_t[zi]
-        # 1. Everything left: the field is back to the baseline.
-        if occ and vsum < self.on_t[zi]:
+        # 1. Quiet: everything left, the field is back to the baseline.
+        if vsum < self.on_t[zi] and abs(sum(vec)) < self.con_t[zi]:
             for o in occ:
                 self._left(zi, o, t)
             self.occ[zi] = []
             self.nocc[zi] = 0
-            self._rezero(zi)
+            self.rfn[zi] = 0
+            self._set_state(zi, [0.0] * m)
             return
-        # 2. One occupant left: the change is minus its contribution.
+        # 2. The change is (mostly) one occupant's own field scaled by k:
+        # k near -1 it left; -1 < k < 0 it is being lifted (wait: the rest
+        # follows within a few frames; a state that holds is a Bakugan of
+        # the other polarity arriving); k > 0 shortly after its landing it
+        # is still settling.
         best = None
-        br = 0
+        bk = 0.0
+        br = 0.0
         for o in occ:
-            r = 0
+            cc = 0.0
+            dc = 0.0
             for j in range(m):
                 if not bad[chs[j]]:
-                    r += abs(delta[j] + o.contrib[j])
+                    cc += o.contrib[j] * o.contrib[j]
+                    dc += delta[j] * o.contrib[j]
+            if cc <= 0.0:
+                continue
+            k = dc / cc
+            r = 0.0
+            for j in range(m):
+                if not bad[chs[j]]:
+                    r += abs(delta[j] - k * o.contrib[j])
             if best is None or r < br:
-                best, br = o, r
-        if best is not None and br <= p["leave_match"] * dsum + noise:
+                best, bk, br = o, k, r
+        shaped = best is not None and br <= p["leave_match"] * dsum + self.tol_t[zi] / na
+        if shaped and bk <= p["leave_match"] - 1.0:
             occ.remove(best)
-            self.nocc[zi] = len(occ)
             self._left(zi, best, t)
+            if not occ:
+                # what is left of a field being lifted away
+                occ.append(Occupant(None, vec, False))
+            self.nocc[zi] = len(occ)
+            self.rfn[zi] = 0
             self._set_state(zi, vec)
             return
-        # 3. A new magnet arrived: the change is one dipole inside the zone.
-        mm, px, py, res = self._fit(zi, delta)
-        x, y, w, h = self.rects[zi]
-        inside = x - 4.0 <= px <= x + w + 4.0 and y - 4.0 <= py <= y + h + 4.0
-        if res <= p["fit_max_residual"] and inside:
-            bid, learned = self._identify(zi, mm)
-            o = Occupant(bid, delta, mm, True)
+        if shaped and bk < 0.0 and best.landed and t - self.wt0[zi] < p["lift_ms"]:
+            self.wact[zi] = 1
+            self.hold[zi] = self.wt0[zi] + p["lift_ms"]
+            return
+        if shaped and not best.landed:
+            best.contrib = [best.contrib[j] + delta[j] for j in range(m)]
+            self._set_state(zi, vec)
+            return
+        # 3. Settling: shortly after a landing, any change but a leave is the
+        # same Bakugan finishing its move (no second one comes that fast).
+        last = None
+        for o in occ:
+            if o.landed and t - o.t < p["settle_ms"]:
+                last = o
+        if last is not None:
+            last.contrib = [last.contrib[j] + delta[j] for j in range(m)]
+            self._set_state(zi, vec)
+            self._refine_from(zi, t)
+            return
+        # 4. A new Bakugan: a field with a Bakugan's shape, identified.
+        level, se, ok = self._signature(zi, delta, na)
+        if ok:
+            force = t - self.wt0[zi] >= p["max_wait_ms"]
+            got = self._identify(zi, level, se, force)
+            if got is None:
+                self.wact[zi] = 1     # keep averaging, decide on a later frame
+                self.hold[zi] = t + (self.period_ms if self.gs is not None else 3 * self.period_ms)
+                return
+            bid, learned, certain = got
+            o = Occupant(bid, delta, True, t)
+            o.learned = learned
+            o.certain = certain
+            o.sig = level
+            o.under = old
             occ.append(o)
             self.nocc[zi] = len(occ)
             self._set_state(zi, vec)
+            self._refine_from(zi, t)
             if bid is not None:
                 self.where[bid] = zi
+            self.last_decision = (self.zone_ids[zi], level, se, na)
             ev = {"ev": "land", "t": t, "zone": self.zone_ids[zi], "bakugan": bid}
             if learned:
                 ev["learned"] = True
             if self.sink is not None:
                 self.sink(ev)
             return
-        # 4. Unexplained (a knock, a closed ball at the edge): absorb it.
+        # 5. Unexplained (a field still coming, a knock, a closed ball at
+        # the edge): wait; absorb it only once it has held for absorb_ms.
+        if t - self.wt0[zi] < p["absorb_ms"]:
+            self.wact[zi] = 1
+            self.hold[zi] = self.wt0[zi] + p["absorb_ms"]
+            return
         if len(occ) == 1:
             occ[0].contrib = [occ[0].contrib[j] + delta[j] for j in range(m)]
         else:
-            occ.append(Occupant(None, delta, 0.0, False))
+            occ.append(Occupant(None, delta, False))
             self.nocc[zi] = len(occ)
         self._set_state(zi, vec)
 
@@ -483,9 +685,40 @@ class Pipeline:
         chs = self.zch[zi]
         svf = self.svf
         for j in range(len(chs)):
-            svf[chs[j]] = vec[j] << _SB
-        if not self.occ[zi]:
-            self._rezero(zi)
+            svf[chs[j]] = int(vec[j] * (1 << _SB))
+
+    def _refine_from(self, zi, t):
+        """Average the next frames of a just-landed Bakugan into its signature."""
+        self.rfn[zi] = 1
+        self.rfe[zi] = t + self.params["refine_ms"]
+        chs = self.zch[zi]
+        for j in range(len(chs)):
+            self.acc[chs[j]] = 0
+        self.nacc[zi] = 0
+
+    def _refined(self, zi):
+        self.rfn[zi] = 0
+        na = self.nacc[zi]
+        if na < 5:
+            return
+        o = None
+        for x in self.occ[zi]:
+            if x.landed and x.under is not None:
+                o = x
+        if o is None or o.bid is None:
+            return
+        chs = self.zch[zi]
+        m = len(chs)
+        contrib = [self.acc[chs[j]] / na - o.under[j] for j in range(m)]
+        level, se, ok = self._signature(zi, contrib, na)
+        if not ok:
+            return
+        o.contrib = contrib
+        o.sig = level
+        if o.learned:
+            self.sigs[o.bid] = level
+        elif o.certain and o.bid in self.sigs:
+            self.sigs[o.bid] = 0.75 * self.sigs[o.bid] + 0.25 * level
 
     def _left(self, zi, o, t):
         if not o.landed:
@@ -494,20 +727,31 @@ class Pipeline:
             del self.where[o.bid]
         self._emit("leave", t, "zone", self.zone_ids[zi], "bakugan", o.bid)
 
-    def _identify(self, zi, mm):
-        """(bakugan id, learned?) for a magnet of strength mm landing on zi."""
+    def _identify(self, zi, level, se, force):
+        """(bakugan id, learned?, certain?) for a Bakugan of signature level
+        (standard error se) landing on zi, or None to wait for more frames:
+        two candidates are still plausible, or none matches yet (a Bakugan
+        still coming down), and max_wait_ms has not passed."""
         bid = self.pending.pop(zi, None)
         if bid is not None:
-            self.sigs[bid] = mm
-            return bid, True
+            self.sigs[bid] = level
+            return bid, True, True
         cands = None
         if self.context is not None:
             cands = self.context()
         if cands is None:
             cands = [b for b in self.sigs if b not in self.where]
+        else:
+            # One the mat sees standing on another zone is not this one.
+            free = [b for b in cands if self.where.get(b, zi) == zi]
+            if free:
+                cands = free
         if not cands:
-            return None, False
+            return (None, False, False) if force else None
         if len(cands) == 1:
-            return cands[0], False
-        b, d, d2 = signature.identify(mm, cands, self.sigs)
-        return b, False
+            return cands[0], False, True
+        p = self.params
+        b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"])
+        if force or (post >= p["decide_p"] and z <= p["match_z"]):
+            return b, False, post >= p["certain_p"] and z <= p["match_z"]
+        return None

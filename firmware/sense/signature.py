@@ -1,43 +1,91 @@
-"""Position-corrected magnet signatures and identification.
+"""Magnet signatures and identification (event-time maths, floats allowed).
 
-Only called when a zone's field has settled into a new state (a landing, a
-leave, a move), never per frame, so floats are fine here.
+Called only while a zone's field has settled into a new state (a landing, a
+leave), never in the per-frame path of an idle mat.
 
-Model: a Bakugan's magnet, seen through the gate card's steel plate, acts on
-the sensor plane like a vertical dipole at an effective height `h` above it.
-The z field a sensor at lateral distance r reads is then
+What a zone's sensors see of a Bakugan standing on its card (the model of
+hardware/sensing-physics.md): the gate card's steel plate captures part of
+the magnet's flux and lets it out of its underside, which gives every sensor
+under the card nearly the same field, b * g_i (g_i = the plate's solid angle
+seen from sensor i over 2 pi, about 0.9); on top of it the attenuated dipole
+adds a local bump at the one or two sensors nearest the magnet. The signed
+sheet level b does not depend on where on the card the Bakugan stands (only
+on its magnet: strength, polarity, height, a little on tilt), so it is the
+signature: `level` estimates it robustly (the median-trimmed mean of
+v_i / g_i, dropping the sensor the bump lands on).
 
-    m * k(r),   k(r) = h^3 (2 h^2 - r^2) / (h^2 + r^2)^(5/2)
+Boards whose plate captures nothing (no sheet term) fall back to `fit`: a
+vertical dipole at an effective height h,
 
-(k(0) = 2, zero at r = h / sqrt(2) * 2 = 1.41 h, weakly negative beyond).
-`fit` finds the position (px, py) and the signed strength m (counts; its
-sign is the polarity) that explain a zone's sensor deviations best, by a
-coarse grid search refined twice. m does not depend on where on the card the
-Bakugan stands, which makes it the signature learnt at `register`.
+    v_i = a * k(r_i),   k(r) = h^3 (2 h^2 - r^2) / (h^2 + r^2)^(5/2)
+
+(k(0) = 2, zero at r = sqrt(2) h, weakly negative beyond), position and a
+found by a grid search. The signed a is then the signature.
+
+Identification (`posterior`) is Bayesian over the candidates the referee
+allows: each learnt signature is a Gaussian around its value; the caller
+waits for more frames while no candidate is clearly the one.
 """
-from math import sqrt, log
+from math import atan2, exp, log, pi, sqrt
 
-# Grid search: coarse step, then two refinements around the best point.
 _STEPS = (8.0, 3.0, 1.0)
-_MARGIN = 8.0          # mm searched beyond the zone rectangle
-UNKNOWN = 0.7          # identification distance given to a Bakugan never registered
-WRONG_POLARITY = 5.0   # added to the distance when the polarities differ
+UNKNOWN_SPAN = 4.0     # a never-registered Bakugan: flat over +-4 x the level
 
 
 def effective_height(board):
-    """The dipole height (mm above the sensor plane) used by the fit.
-
-    The magnet sits a few mm above the card top inside an opened Bakugan; the
-    steel plate spreads the field, which on the sensor plane looks like a
-    higher dipole. The board may give it directly as sense.magnet_height_mm.
-    """
+    """Height (mm above the sensor plane) of the dipole seen through the plate."""
     sense = board.get("sense") or {}
     if "height_mm" in sense:
         return float(sense["height_mm"])
-    h = float(board.get("sensor_plane_to_card_top_mm", 3.0)) + float(sense.get("magnet_above_card_mm", 6.0))
+    above = 3.0
+    mag = board.get("magnet") or {}
+    rng = mag.get("above_card_mm")
+    if type(rng) in (list, tuple) and len(rng) == 2:
+        above = (float(rng[0]) + float(rng[1])) / 2.0
+    elif type(rng) in (int, float):
+        above = float(rng)
     plate = board.get("plate") or {}
-    sp = float(plate.get("spread_mm", 0.0))
-    return sqrt(h * h + sp * sp)
+    return float(board.get("sensor_plane_to_card_top_mm", 3.0)) + above + float(plate.get("spread_mm", 0.0))
+
+
+def sheet(rect, plate_z, sx, sy):
+    """Share of the plate's underside field a sensor at (sx, sy) sees: the
+    solid angle of the plate rectangle rect = (x1, y1, x2, y2), plate_z mm
+    above the sensor plane, over 2 pi (1 deep under a large plate)."""
+    dz = plate_z if plate_z > 1e-6 else 1e-6
+
+    def f(x, y):
+        return atan2(x * y, dz * sqrt(x * x + y * y + dz * dz))
+
+    ax = rect[0] - sx
+    bx = rect[2] - sx
+    ay = rect[1] - sy
+    by = rect[3] - sy
+    return (f(bx, by) - f(ax, by) - f(bx, ay) + f(ax, ay)) / (2.0 * pi)
+
+
+def level(vs, gs):
+    """(b, n_used, spread): the sheet level of deviations vs (one frame or a
+    mean), robust to the dipole bump: the mean of v/g without the value
+    farthest from the median. spread is the rms of the kept values around b
+    (noise plus whatever the model does not explain)."""
+    r = [vs[i] / gs[i] for i in range(len(vs)) if gs[i] > 0.2]
+    n = len(r)
+    if n == 0:
+        return 0.0, 0, 0.0
+    if n >= 4:
+        r.sort()
+        med = (r[(n - 1) // 2] + r[n // 2]) / 2.0
+        if abs(r[0] - med) > abs(r[-1] - med):
+            r.pop(0)
+        else:
+            r.pop()
+        n -= 1
+    b = sum(r) / n
+    ss = 0.0
+    for x in r:
+        ss += (x - b) * (x - b)
+    return b, n, sqrt(ss / n)
 
 
 def kernel(h, dx, dy):
@@ -56,81 +104,83 @@ def _score(xs, ys, vs, h, px, py):
         skk += k * k
     if skk <= 0.0:
         return 0.0, 1e30
-    m = sdk / skk
-    return m, -m * sdk   # residual minus sum(v^2), which is constant here
+    a = sdk / skk
+    return a, -a * sdk   # residual minus sum(v^2), constant for given vs
 
 
-def fit(xs, ys, vs, rect, h):
-    """Best (m, px, py, rel_residual) for deviations vs at sensors (xs, ys).
-
-    rect = (x, y, w, h) of the zone. rel_residual in 0..1: sqrt of the share of
-    the signal energy the single dipole leaves unexplained.
-    """
+def fit(xs, ys, vs, rect, h, margin=0.0):
+    """Best (a, px, py, rel_residual) of one vertical dipole for deviations
+    vs at sensors (xs, ys); rect = (x, y, w, h) of the zone, searched with
+    `margin` mm around it. rel_residual in 0..1: sqrt of the share of the
+    signal energy the dipole leaves unexplained."""
     vv = 0.0
     for v in vs:
         vv += v * v
     if vv <= 0.0 or not vs:
         return 0.0, rect[0] + rect[2] / 2.0, rect[1] + rect[3] / 2.0, 1.0
-    x0 = rect[0] - _MARGIN
-    y0 = rect[1] - _MARGIN
-    x1 = rect[0] + rect[2] + _MARGIN
-    y1 = rect[1] + rect[3] + _MARGIN
+    x0 = rect[0] - margin
+    y0 = rect[1] - margin
+    x1 = rect[0] + rect[2] + margin
+    y1 = rect[1] + rect[3] + margin
     best = None
-    bm = 0.0
-    bx = by = 0.0
-    step = _STEPS[0]
+    ba = bx = by = 0.0
     y = y0
     while y <= y1 + 1e-9:
         x = x0
         while x <= x1 + 1e-9:
-            m, r = _score(xs, ys, vs, h, x, y)
+            a, r = _score(xs, ys, vs, h, x, y)
             if best is None or r < best:
-                best, bm, bx, by = r, m, x, y
-            x += step
-        y += step
+                best, ba, bx, by = r, a, x, y
+            x += _STEPS[0]
+        y += _STEPS[0]
     for si in range(1, len(_STEPS)):
-        prev = _STEPS[si - 1]
         step = _STEPS[si]
+        n = int(_STEPS[si - 1] / step + 0.999)
         cx, cy = bx, by
-        n = int(prev / step + 0.999)
         for j in range(-n, n + 1):
             for i in range(-n, n + 1):
                 x = cx + i * step
                 y = cy + j * step
-                m, r = _score(xs, ys, vs, h, x, y)
+                if x < x0 or x > x1 or y < y0 or y > y1:
+                    continue
+                a, r = _score(xs, ys, vs, h, x, y)
                 if r < best:
-                    best, bm, bx, by = r, m, x, y
+                    best, ba, bx, by = r, a, x, y
     res = vv + best
     if res < 0.0:
         res = 0.0
-    return bm, bx, by, sqrt(res / vv)
+    return ba, bx, by, sqrt(res / vv)
 
 
-def distance(m, sig):
-    """How far a measured strength m is from a learnt signature (0 = same)."""
-    if sig == 0.0 or m == 0.0:
-        return WRONG_POLARITY
-    d = abs(log(abs(m) / abs(sig)))
-    if (m > 0.0) != (sig > 0.0):
-        d += WRONG_POLARITY
-    return d
-
-
-def identify(m, candidates, sigs):
-    """(bakugan id or None, distance, runner-up distance) for strength m.
-
-    candidates: ids that may be there; sigs: {id: learnt strength}. A
-    candidate never registered gets the fixed distance UNKNOWN, so a good
-    match wins over it and a poor one does not.
-    """
+def posterior(x, sx, candidates, sigs, rel):
+    """Who among `candidates` has signature x (measured with standard error
+    sx)? sigs: {id: learnt signed level}; rel: relative spread of a
+    Bakugan's level from one landing to the next (tilt, position). Returns
+    (best id, its posterior probability, its z score) with equal priors; a
+    candidate never registered gets a flat likelihood over +-UNKNOWN_SPAN
+    times |x|. (None, 0, 0) without candidates."""
     best = None
-    bd = 1e30
-    second = 1e30
+    bl = -1e30
+    bz = 0.0
+    lls = []
     for b in candidates:
         s = sigs.get(b)
-        d = UNKNOWN if s is None else distance(m, s)
-        if d < bd:
-            best, bd, second = b, d, bd
-        elif d < second:
-            second = d
-    return best, bd, second
+        if s is None:
+            span = 2.0 * UNKNOWN_SPAN * (abs(x) + 3.0 * sx) + 1e-9
+            ll = -log(span)
+            z = 0.0
+        else:
+            sd = sqrt(sx * sx + (rel * s) * (rel * s) + (rel * x) * (rel * x)) + 1e-9
+            z = (x - s) / sd
+            ll = -0.5 * z * z - log(sd * 2.5066283)
+        lls.append(ll)
+        if ll > bl:
+            best, bl, bz = b, ll, z
+    if best is None:
+        return None, 0.0, 0.0
+    tot = 0.0
+    for ll in lls:
+        d = ll - bl
+        if d > -50.0:
+            tot += exp(d)
+    return best, 1.0 / tot, abs(bz)

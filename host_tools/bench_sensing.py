@@ -1,0 +1,302 @@
+"""Sensing benchmark: the firmware pipeline on simulated games and idle mats.
+
+    python -m host_tools.bench_sensing [--games 200] [--idle-hours 10] [--seed 1]
+    (the lead wires it as `bakumat bench sensing`)
+
+Prints (figures, not pass/fail):
+- landing precision and recall over a fixed-seed corpus of simulated official
+  games (host_tools.sim.random_game: registration, throws with rolling
+  balls, misses rolling across and off, bounces, battles, removals, long
+  pauses; sensor noise, spikes and drift);
+- identification accuracy of game landings with the referee's context (the
+  candidates g.expects() allows) and without it (any registered Bakugan
+  not standing on the mat);
+- false landings per hour of idle mat (sim.idle_frames, drift and spikes);
+- detection latency: decision time minus the true opening time, median and
+  p95, over every matched landing;
+- under the real `micropython` binary: heap allocated per frame in steady
+  state (gc disabled, gc.mem_alloc() before and after many frames) and the
+  time per frame.
+
+Matching: a sensed `land` matches the earliest unmatched true opening on the
+same zone with -500 ms <= t_sensed - t_open <= 1000 ms (a decision may come
+while the Bakugan is still settling).
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+from host_tools import boards, fwpath
+
+TARGETS = {"precision": 0.995, "recall": 0.995, "id_context": 0.99, "false_per_10h": 1.0, "latency_p95_ms": 60}
+EARLY_MS = 500
+LATE_MS = 1000
+
+
+def simulate(board, seed):
+    from host_tools import sim
+    sc = sim.random_game(seed, board)
+    res = sim.run(board, sc, seed=seed, header=sc.header)
+    return sc.header, res
+
+
+def run_pipeline(board, header, res, use_context=True, params=None):
+    """Feed a simulated game through Match (pipeline + referee); return the
+    sensed events."""
+    fwpath.ensure()
+    import referee
+    from match import Match
+    game = referee.new_game(header, None)
+    sensed = []
+    m = Match(board, game, sensed.append, use_context=use_context, params=params)
+    ctl = res.controls
+    ci = 0
+    nc = len(ctl)
+    for t, v in res.frames:
+        while ci < nc and ctl[ci]["t"] <= t:
+            m.control(ctl[ci])
+            ci += 1
+        m.frame(v, t)
+    while ci < nc:
+        m.control(ctl[ci])
+        ci += 1
+    return sensed
+
+
+def score(truth, sensed):
+    """Match sensed landings to true openings. Returns a dict of counts and
+    the latencies of the matches."""
+    opens = [e for e in truth if e["ev"] == "open"]
+    lands = [e for e in sensed if e["ev"] == "land"]
+    used = [False] * len(opens)
+    matched = []
+    false = []
+    for l in lands:
+        hit = None
+        for i, o in enumerate(opens):
+            if used[i] or o["zone"] != l["zone"]:
+                continue
+            dt = l["t"] - o["t"]
+            if -EARLY_MS <= dt <= LATE_MS:
+                hit = i
+                break
+        if hit is None:
+            false.append(l)
+        else:
+            used[hit] = True
+            matched.append((opens[hit], l))
+    missed = [o for i, o in enumerate(opens) if not used[i]]
+    game = [(o, l) for o, l in matched if not o.get("lesson") and not l.get("learned")]
+    return {
+        "opens": len(opens),
+        "lands": len(lands),
+        "matched": matched,
+        "false": false,
+        "missed": missed,
+        "id_n": len(game),
+        "id_ok": sum(1 for o, l in game if l["bakugan"] == o["bakugan"]),
+        "latency": [l["t"] - o["t"] for o, l in matched],
+    }
+
+
+def corpus(board, games, seed0, params=None, progress=None):
+    tot = {"opens": 0, "lands": 0, "matched": 0, "false": 0, "missed": 0, "id_n": 0, "id_ok": 0,
+           "id_n_free": 0, "id_ok_free": 0, "latency": [], "frames": 0, "ms": 0, "pipe_s": 0.0}
+    for k in range(games):
+        seed = seed0 + k
+        header, res = simulate(board, seed)
+        t0 = time.time()
+        s1 = score(res.truth, run_pipeline(board, header, res, True, params))
+        tot["pipe_s"] += time.time() - t0
+        s2 = score(res.truth, run_pipeline(board, header, res, False, params))
+        tot["opens"] += s1["opens"]
+        tot["lands"] += s1["lands"]
+        tot["matched"] += len(s1["matched"])
+        tot["false"] += len(s1["false"])
+        tot["missed"] += len(s1["missed"])
+        tot["id_n"] += s1["id_n"]
+        tot["id_ok"] += s1["id_ok"]
+        tot["id_n_free"] += s2["id_n"]
+        tot["id_ok_free"] += s2["id_ok"]
+        tot["latency"] += s1["latency"]
+        tot["frames"] += len(res.frames)
+        tot["ms"] += res.frames[-1][0] if res.frames else 0
+        if progress:
+            progress(k + 1, games)
+    return tot
+
+
+def idle(board, hours, seed, params=None):
+    """False landings (and any event) on an empty mat for `hours`."""
+    from host_tools import sim
+    fwpath.ensure()
+    from sense.pipeline import Pipeline
+    events = []
+    p = Pipeline(board, events.append, params=params)
+    feed = p.feed
+    for t, v in sim.idle_frames(board, int(hours * 3600), seed=seed):
+        feed(v, t)
+    return events
+
+
+def _pct(xs, q):
+    if not xs:
+        return None
+    s = sorted(xs)
+    i = min(len(s) - 1, max(0, int(round(q * (len(s) - 1)))))
+    return s[i]
+
+
+MP_SCRIPT = r'''
+import gc, sys, time
+sys.path.insert(0, @FW@)
+from sense.pipeline import Pipeline
+import json
+from array import array
+
+
+def measure(p, frames, nframes):
+    # Everything is local: module globals created here would grow the
+    # globals dict and be counted.
+    n = len(frames)
+    feed = p.feed
+    for i in range(200):
+        # warm up: baselines settle, every path of the idle loop has run
+        feed(frames[i % n], i * 20)
+    t = 200 * 20
+    gc.collect()
+    gc.disable()
+    a0 = gc.mem_alloc()
+    a1 = gc.mem_alloc()
+    base = a1 - a0          # the cost of asking, if any
+    a0 = gc.mem_alloc()
+    for i in range(nframes):
+        feed(frames[i % n], t)
+        t += 20
+    a1 = gc.mem_alloc()
+    gc.enable()
+    gc.collect()
+    t0 = time.ticks_us()
+    for i in range(nframes):
+        feed(frames[i % n], t)
+        t += 20
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    return a1 - a0 - base, dt
+
+
+def main():
+    board = json.loads(open(@BOARD@).read())
+    frames = []
+    for line in open(@FRAMES@):
+        frames.append(array("H", json.loads(line)))
+    events = []
+    p = Pipeline(board, events.append)
+    gc.collect()
+    alloc, dt = measure(p, frames, @NFRAMES@)
+    print("ALLOC", alloc, @NFRAMES@)
+    print("TIME", dt, @NFRAMES@)
+    print("EVENTS", len(events))
+
+
+main()
+'''
+
+
+def micropython_steady_state(board, nframes=2000, seed=3):
+    """(bytes allocated per frame, microseconds per frame, events) of the
+    pipeline under the real micropython binary on idle frames (noise,
+    spikes, drift), with the garbage collector disabled while counting."""
+    import json
+    import tempfile
+    from host_tools import sim
+    mp = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(mp):
+        import shutil
+        mp = shutil.which("micropython")
+    if not mp:
+        raise RuntimeError("micropython not found: install the dev extras")
+    frames = [v for t, v in sim.idle_frames(board, 30, seed=seed)]
+    with tempfile.TemporaryDirectory() as d:
+        bp = os.path.join(d, "board.json")
+        fp = os.path.join(d, "frames.ndjson")
+        sp = os.path.join(d, "steady.py")
+        with open(bp, "w") as f:
+            json.dump(board, f)
+        with open(fp, "w") as f:
+            for v in frames:
+                f.write(json.dumps(v) + "\n")
+        script = MP_SCRIPT.replace("@FW@", repr(fwpath.FIRMWARE_DIR)).replace("@BOARD@", repr(bp)) \
+            .replace("@FRAMES@", repr(fp)).replace("@NFRAMES@", str(nframes))
+        with open(sp, "w") as f:
+            f.write(script)
+        r = subprocess.run([mp, "-X", "heapsize=16M", sp], capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        raise RuntimeError("micropython failed: %s" % (r.stdout + r.stderr)[-2000:])
+    out = {}
+    for line in r.stdout.splitlines():
+        parts = line.split()
+        if parts and parts[0] in ("ALLOC", "TIME", "EVENTS"):
+            out[parts[0]] = [int(x) for x in parts[1:]]
+    alloc, n = out["ALLOC"]
+    us, n2 = out["TIME"]
+    return alloc / float(n), us / float(n2), out["EVENTS"][0]
+
+
+def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True):
+    w = out.write
+    w("sensing benchmark: board %s, %d simulated games from seed %d, %.1f idle hours\n"
+      % (board["name"], games, seed, idle_hours))
+
+    def progress(k, n):
+        if k % 20 == 0 or k == n:
+            sys.stderr.write("  games %d/%d\n" % (k, n))
+    t0 = time.time()
+    tot = corpus(board, games, seed, params, progress)
+    prec = tot["matched"] / float(tot["lands"] or 1)
+    rec = tot["matched"] / float(tot["opens"] or 1)
+    idc = tot["id_ok"] / float(tot["id_n"] or 1)
+    idf = tot["id_ok_free"] / float(tot["id_n_free"] or 1)
+    lat = tot["latency"]
+    w("landings: %d true openings, %d sensed, %d matched, %d false, %d missed\n"
+      % (tot["opens"], tot["lands"], tot["matched"], tot["false"], tot["missed"]))
+    w("  precision %.4f (target >= %.3f)\n" % (prec, TARGETS["precision"]))
+    w("  recall    %.4f (target >= %.3f)\n" % (rec, TARGETS["recall"]))
+    w("identification of game landings (registration excluded):\n")
+    w("  with the referee's context    %.4f (%d/%d, target >= %.2f)\n"
+      % (idc, tot["id_ok"], tot["id_n"], TARGETS["id_context"]))
+    w("  without context               %.4f (%d/%d)\n" % (idf, tot["id_ok_free"], tot["id_n_free"]))
+    if lat:
+        w("latency (decision - true opening), ms: median %d, p95 %d (target <= %d), max %d, min %d\n"
+          % (statistics.median(lat), _pct(lat, 0.95), TARGETS["latency_p95_ms"], max(lat), min(lat)))
+    w("  game time %.0f s (%d frames), pipeline %.1f s CPython\n" % (tot["ms"] / 1000.0, tot["frames"], tot["pipe_s"]))
+    if idle_hours > 0:
+        ev = idle(board, idle_hours, seed, params)
+        fl = [e for e in ev if e["ev"] == "land"]
+        w("idle mat: %.1f h, %d false landings = %.2f per 10 h (target <= %.1f), %d events in all\n"
+          % (idle_hours, len(fl), len(fl) * 10.0 / idle_hours, TARGETS["false_per_10h"], len(ev)))
+    if mp:
+        per, us, nev = micropython_steady_state(board)
+        w("micropython (unix port) steady state: %.2f bytes allocated per frame (target 0), %.0f us per frame"
+          " (%d channels; %d events during the run)\n" % (per, us, len(board["sensors"]), nev))
+    w("elapsed %.0f s\n" % (time.time() - t0))
+    return tot
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="bench_sensing", description="sensing benchmark (figures)")
+    ap.add_argument("--board", default="reference")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--idle-hours", type=float, default=10.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-micropython", action="store_true", help="skip the micropython heap/time figures")
+    args = ap.parse_args(argv)
+    board = boards.load(args.board)
+    report(board, args.games, args.idle_hours, args.seed, mp=not args.no_micropython)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""What the board keeps across power loss (docs/formats/board-state-v1.md):
+
+    game.ndj    the game in progress, as an event log v1: the header line,
+                then every input event the referee accepted, one per line.
+                After a reboot the board replays it (the referee is
+                deterministic), so it resumes exactly after the last event
+                whose save completed.
+    sigs.json   registered Bakugan signatures {bakugan id: value}
+    calib.json  sensor calibration (whatever the pipeline exports)
+    maint       present = boot into maintenance mode (docs/runtime.md)
+
+Every write goes through store.safe (temp file + rename).
+"""
+import json
+
+from store import safe
+
+GAME = "game.ndj"
+SIGS = "sigs.json"
+CALIB = "calib.json"
+MAINT = "maint"
+
+
+class StoreError(Exception):
+    pass
+
+
+class State:
+    def __init__(self, root=""):
+        if root and not root.endswith("/"):
+            root += "/"
+        self.root = root
+        self._buf = bytearray(256)
+        self.saves = 0
+        self.errors = 0
+
+    def path(self, name):
+        return self.root + name
+
+    def cleanup(self):
+        """At boot: drop temp files a power cut left behind."""
+        for name in (GAME, SIGS, CALIB, MAINT):
+            safe.remove_quietly(self.path(name) + safe.TMP)
+
+    # -------------------------------------------------------------- game
+    def game_start(self, header):
+        h = {}
+        for k in header:
+            h[k] = header[k]
+        h["bakumat"] = "events"
+        h["version"] = 1
+        safe.write(self.path(GAME), json.dumps(h) + "\n")
+        self.saves += 1
+
+    def game_append(self, ev):
+        safe.append_line(self.path(GAME), json.dumps(ev) + "\n", self._buf)
+        self.saves += 1
+
+    def game_exists(self):
+        return safe.exists(self.path(GAME))
+
+    def game_lines(self):
+        """Iterate (line number, object) over the stored game, header first;
+        nothing if there is none. StoreError names a broken line."""
+        try:
+            f = open(self.path(GAME), "rb")
+        except OSError:
+            return
+        try:
+            n = 0
+            while True:
+                line = f.readline()
+                if not line:
+                    break
+                n += 1
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    raise StoreError("%s line %d: not JSON" % (GAME, n))
+                if type(obj) is not dict:
+                    raise StoreError("%s line %d: not an object" % (GAME, n))
+                yield n, obj
+        finally:
+            f.close()
+
+    def game_load(self):
+        """(header, [events]) or None: for tests and the host; the board
+        replays with game_lines() without holding the list."""
+        header = None
+        events = []
+        for n, obj in self.game_lines():
+            if header is None:
+                header = obj
+            else:
+                events.append(obj)
+        if header is None:
+            return None
+        return header, events
+
+    # ---------------------------------------------------- small objects
+    def save(self, name, obj):
+        safe.write(self.path(name), json.dumps(obj))
+        self.saves += 1
+
+    def load(self, name, default=None):
+        data = safe.read(self.path(name))
+        if data is None:
+            return default
+        try:
+            return json.loads(data)
+        except ValueError:
+            raise StoreError("%s: not JSON" % name)
+
+    def save_signatures(self, sigs):
+        self.save(SIGS, sigs)
+
+    def load_signatures(self):
+        return self.load(SIGS, {})
+
+    def save_calibration(self, calib):
+        self.save(CALIB, calib)
+
+    def load_calibration(self):
+        return self.load(CALIB)
+
+    # ------------------------------------------------------ maintenance
+    def maint(self):
+        return safe.exists(self.path(MAINT))
+
+    def set_maint(self, on):
+        if on:
+            safe.write(self.path(MAINT), "maintenance mode: delete this file (maint.leave()) to run the app\n")
+        else:
+            safe.remove_quietly(self.path(MAINT))

@@ -1,0 +1,236 @@
+"""Power cut at every block write of a game's worth of saves, on littlefs.
+
+    micropython tests/mp/powercut.py FIRMWARE_DIR [mode] [saves] [tmpdir]
+
+mode: "cut" (the write at the cut does not happen), "torn" (only the
+first half of that write lands), "naive" (a deliberately unsafe writer that
+rewrites files in place: the harness must catch it breaking the state).
+Runs the board's real store (firmware/store) on vfs.VfsLfs2 over a RAM
+block device shaped like ESP32 flash (4 KB erase blocks). For every cut
+point: fresh filesystem, run the saves until the power fails, remount the
+block device as it was left, load the state and check it equals the state
+before or after the save that was interrupted; then check the filesystem
+still takes a save. Prints "RESULT cuts=N ok=N bad=N" and exits 1 on any
+bad state (except in naive mode, where it exits 1 if nothing was caught).
+"""
+import sys
+import os
+import vfs
+import gc
+
+sys.path.insert(0, sys.argv[1])
+from store.state import State  # noqa: E402
+from store import safe  # noqa: E402
+
+MODE = sys.argv[2] if len(sys.argv) > 2 else "cut"
+SAVES = int(sys.argv[3]) if len(sys.argv) > 3 else 60
+TMPDIR = sys.argv[4] if len(sys.argv) > 4 else "/tmp"
+BS = 4096
+NBLOCKS = 8
+
+
+class PowerCut(Exception):
+    pass
+
+
+_CUT = PowerCut()   # preallocated: may be raised from a finaliser with the heap locked
+_FF = b"\xff" * BS
+
+
+class RAMBlockDev:
+    def __init__(self, data=None):
+        self.data = data if data is not None else bytearray(b"\xff" * (BS * NBLOCKS))
+        self.writes = 0
+        self.cut_at = -1
+        self.dead = False
+
+    def readblocks(self, block, buf, off=0):
+        if self.dead:
+            raise _CUT
+        a = block * BS + off
+        buf[:] = self.data[a:a + len(buf)]
+
+    def writeblocks(self, block, buf, off=None):
+        if self.dead:
+            raise _CUT
+        if off is None:
+            off = 0
+            self._erase(block)  # simple interface: whole-block write
+        if self.writes == self.cut_at:
+            if MODE == "torn":
+                a = block * BS + off
+                h = len(buf) // 2
+                self.data[a:a + h] = buf[:h]
+            self.writes += 1
+            self.dead = True
+            raise _CUT
+        self.writes += 1
+        a = block * BS + off
+        self.data[a:a + len(buf)] = buf
+
+    def _erase(self, block):
+        if self.dead:
+            raise _CUT
+        if self.writes == self.cut_at:
+            self.writes += 1
+            self.dead = True
+            raise _CUT
+        self.writes += 1
+        a = block * BS
+        self.data[a:a + BS] = _FF
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return NBLOCKS
+        if op == 5:
+            return BS
+        if op == 6:
+            self._erase(arg)
+            return 0
+
+
+HEADER = {"mode": "official", "first": 0, "target": 3, "players": [
+    {"name": "Dan", "bakugan": [{"id": "drago", "attr": "pyrus", "g": 450}],
+     "gates": [{"id": "dan-gold", "bonus": {"pyrus": 100}}], "abilities": []},
+    {"name": "Runo", "bakugan": [{"id": "tigrerra", "attr": "haos", "g": 440}],
+     "gates": [{"id": "runo-gold", "bonus": {"haos": 100}}], "abilities": []}]}
+
+
+def script():
+    """The saves of a game: (kind, arg) steps."""
+    steps = [("start", HEADER)]
+    for i in range(SAVES):
+        if i % 15 == 7:
+            steps.append(("sigs", {"drago": 1000 + i, "tigrerra": -800 - i}))
+        elif i % 20 == 11:
+            steps.append(("calib", {"zero": [2180 + i] * 8}))
+        else:
+            steps.append(("ev", {"t": 1000 * i, "ev": "land", "zone": i % 16, "bakugan": "drago", "pad": "x" * (i % 37)}))
+    return steps
+
+
+class Naive(State):
+    """Unsafe on purpose (what store.safe must never do): remove the old
+    file first, then write the new one with a flush() in the middle."""
+    def _rewrite(self, name, data):
+        p = self.path(name)
+        safe.remove_quietly(p)
+        f = open(p, "wb")
+        h = len(data) // 2
+        f.write(data[:h])
+        f.flush()
+        f.write(data[h:])
+        f.close()
+
+    def game_append(self, ev):
+        import json
+        old = safe.read(self.path("game.ndj")) or b""
+        self._rewrite("game.ndj", old + (json.dumps(ev) + "\n").encode())
+
+    def save(self, name, obj):
+        import json
+        self._rewrite(name, json.dumps(obj).encode())
+
+
+def apply(st, step):
+    k, a = step
+    if k == "start":
+        st.game_start(a)
+    elif k == "ev":
+        st.game_append(a)
+    elif k == "sigs":
+        st.save_signatures(a)
+    else:
+        st.save_calibration(a)
+
+
+def snapshot(st):
+    g = st.game_load()
+    if g is not None:
+        g = (g[0]["players"][0]["name"], len(g[1]), g[1][-1]["t"] if g[1] else None)
+    return (g, st.load_signatures(), st.load_calibration())
+
+
+def main():
+    steps = script()
+    cls = Naive if MODE == "naive" else State
+    # Run the whole game once without cuts: after each step keep the flash
+    # image (a checkpoint) and the state it holds.
+    bd = RAMBlockDev()
+    vfs.VfsLfs2.mkfs(bd)
+    flash = bd.data
+    exp = []
+    for j in range(len(steps) + 1):
+        vfs.mount(vfs.VfsLfs2(bd), "/x")
+        st = State("/x")
+        exp.append(snapshot(st))
+        if j < len(steps):
+            apply(cls("/x"), steps[j])
+        vfs.umount("/x")
+        # Checkpoints go to the host's disk, not the heap: megabytes of live
+        # bytes make every garbage collection slow.
+        with open("%s/cp%d.bin" % (TMPDIR, j), "wb") as f:
+            f.write(flash)
+    ok = bad = cuts = writes = 0
+    # For every step: boot on the flash as the previous step left it, run
+    # the step with the power failing at its 1st, 2nd, ... block write,
+    # until the step completes without reaching the cut.
+    for j in range(len(steps)):
+        cut = 0
+        while True:
+            with open("%s/cp%d.bin" % (TMPDIR, j), "rb") as f:
+                f.readinto(flash)
+            bd = RAMBlockDev(flash)
+            bd.cut_at = cut
+            vfs.mount(vfs.VfsLfs2(bd), "/x")
+            try:
+                apply(cls("/x"), steps[j])
+                completed = True
+            except PowerCut:
+                completed = False
+            try:
+                vfs.umount("/x")
+            except Exception:
+                pass
+            if completed:
+                writes += bd.writes
+                break
+            cuts += 1
+            bd2 = RAMBlockDev(flash)     # power back: the flash as it was left
+            try:
+                vfs.mount(vfs.VfsLfs2(bd2), "/x")
+            except Exception as e:
+                print("BAD step", j, "cut", cut, "mount failed:", e)
+                bad += 1
+                cut += 1
+                continue
+            st2 = State("/x")
+            st2.cleanup()
+            try:
+                got = snapshot(st2)
+            except Exception as e:
+                got = ("error", repr(e))
+            if got == exp[j] or got == exp[j + 1]:
+                ok += 1
+            else:
+                bad += 1
+                if bad <= 5:
+                    print("BAD step", j, steps[j][0], "cut at write", cut, "got", got, "want", exp[j], "or", exp[j + 1])
+            try:
+                st2.save_calibration({"after": cut})
+                if st2.load_calibration() != {"after": cut}:
+                    raise ValueError("save after the cut did not stick")
+            except Exception as e:
+                bad += 1
+                print("BAD step", j, "cut", cut, "filesystem unusable after remount:", e)
+            vfs.umount("/x")
+            cut += 1
+    for j in range(len(steps) + 1):
+        os.remove("%s/cp%d.bin" % (TMPDIR, j))
+    print("RESULT mode=%s saves=%d writes=%d cuts=%d ok=%d bad=%d" % (MODE, len(steps), writes, cuts, ok, bad))
+    if MODE == "naive":
+        sys.exit(0 if bad > 0 else 1)
+    sys.exit(1 if bad else 0)
+
+
+main()

@@ -17,6 +17,8 @@ MODES = {
     "zhulu": "zhulu",
     "shenghui": "shenghui",
     "zhanguo": "zhanguo",
+    "beach": "beach",
+    "beach2": "beach2",
     "compass": "compass",
     "big": "big",
     "multi": "multi",

@@ -72,7 +72,7 @@ def _attr(v, where):
 def extend(base):
     """A subclass of mode class `base` playing the extra rules."""
 
-    class Extras(base):
+    class Extras(base):  # type: ignore[valid-type,misc]  # a mode class chosen at run time
         INPUTS = base.INPUTS + ("trap", "gear", "evolve", "pure")
         BATTLE_INPUTS = base.BATTLE_INPUTS + ("trap", "gear", "pure")
         EXTRAS = True
@@ -89,7 +89,7 @@ def extend(base):
             self.abil_level = []  # per player: {card: level}
             self.item_ids = []  # traps and gear, in header order
             self.item_owner = {}
-            self.item = {}  # id -> ("trap", attr, effect) | ("gear", g, attr, colour, extra)
+            self.item: dict = {}  # id -> ("trap", attr, effect) | ("gear", g, attr, colour, extra)
             self.evo = {}  # from id -> (to id, level)
             self.evo_from = {}  # to id -> from id
             players = header["players"]

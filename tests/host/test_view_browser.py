@@ -1,0 +1,202 @@
+"""The mat page in real headless Chromium (Debian's package via Playwright),
+as a person uses it: a log's timeline scrubbed back and forth, a live
+simulated game refereed by the firmware, a human throw by clicking a zone,
+and a raw log's sensor traces. What is drawn is checked against what the
+firmware's referee and sensing pipeline decided."""
+import io
+import json
+import os
+import re
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from browserkit import Browser
+from host_tools import boards, fwpath
+from host_tools.webview import server, timeline
+
+SAMPLE = os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "official.ndjson")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    b = Browser()
+    yield b
+    b.close()
+
+
+def zone_bakugan(page, zone):
+    return page.get_attribute('#mat g.zone[data-zone="%d"]' % zone, "data-bakugan")
+
+
+def wait_until(fn, timeout=30.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = fn()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def test_log_timeline_scrubs_back_and_forth(browser):
+    tl = timeline.load(SAMPLE, "esp32_devkitc")
+    srv = server.start(server.LogSource(tl))
+    page = browser.page()
+    try:
+        page.goto(srv.url)
+        page.wait_for_selector("#status")
+        final = tl.steps[-1]["state"]["view"]
+        names = [p["name"] for p in tl.header["players"]]
+        assert page.inner_text("#status") == "%s wins!" % names[final["winner"]]
+        assert page.get_attribute("#status", "data-winner") == str(final["winner"])
+        # the captured gates per player, as the referee counted them
+        for i in range(len(names)):
+            assert "%d/3 gates" % len(final["captured"][i]) in page.inner_text('.player[data-player="%d"]' % i)
+        # a step where a Bakugan opened on a zone (and stayed): scrub there with the slider
+        i, b, z = next((i, m.group(1), int(m.group(2))) for i, s in enumerate(tl.steps)
+                       for m in [re.search(r"opens (\S+) on zone (\d+)", " ".join(s["out"]))]
+                       if m and "captures" not in " ".join(s["out"]))
+        page.eval_on_selector("#scrub", "(e, v) => { e.value = v; e.dispatchEvent(new Event('input')); }", str(i))
+        assert b in zone_bakugan(page, z).split()
+        assert page.inner_text("#pos").startswith("step %d/" % i)
+        assert page.get_attribute('#events li.now', "data-step") == str(i)
+        lit = page.get_attribute('#mat circle[data-led="%d"]' % tl.page_board["leds"]["zones"][z][0], "data-rgb")
+        assert lit != "#000000"  # the zone's LEDs are lit while a Bakugan stands there
+        # one step back with the keyboard: before the landing the zone had no Bakugan
+        page.keyboard.press("ArrowLeft")
+        assert page.inner_text("#pos").startswith("step %d/" % (i - 1))
+        assert b not in (zone_bakugan(page, z) or "").split()
+        # and forward again by clicking the event in the list
+        page.click('#events li.in[data-step="%d"]' % i)
+        assert b in zone_bakugan(page, z).split()
+        # the start: set-up, nothing on the mat
+        page.eval_on_selector("#scrub", "e => { e.value = 0; e.dispatchEvent(new Event('input')); }")
+        assert page.inner_text("#status").startswith("Set-up")
+        assert page.query_selector_all("#mat g.bak") == []
+        assert page.errors == [] and page.offline_requests == []
+    finally:
+        page.close()
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_live_demo_in_the_browser(browser, tmp_path):
+    from host_tools.demo_game import run_demo
+    urls = []
+    stop = threading.Event()
+    out = io.StringIO()
+    th = threading.Thread(target=run_demo, kwargs=dict(seed=5, speed=25, view=True, open_browser=False, out=out,
+                                                       on_url=urls.append, stop=stop, linger=True), daemon=True)
+    th.start()
+    page = browser.page()
+    try:
+        wait_until(lambda: urls, 20, "the demo's server")
+        page.goto(urls[0])
+        # the first Bakugan drawn standing on a zone, while the game runs
+        page.wait_for_selector("#mat g.bak", timeout=60000)
+        g = page.query_selector("#mat g.zone[data-bakugan]:not([data-bakugan=''])")
+        zone = int(g.get_attribute("data-zone"))
+        bak = g.get_attribute("data-bakugan").split()[0]
+        text = out.getvalue()
+        assert re.search(r"opens %s on zone %d\b" % (re.escape(bak), zone), text), (bak, zone)
+        assert page.inner_text("#live") in ("live", "finished")
+        # the end of the game: the page shows the firmware referee's verdict
+        page.wait_for_function("document.getElementById('live').textContent === 'finished'", timeout=120000)
+        wait_until(lambda: "winner" in out.getvalue(), 10, "the demo's verdict in the terminal")
+        with urllib.request.urlopen(urls[0] + "api/state") as r:
+            st = json.loads(r.read())
+        names = [p["name"] for p in st["header"]["players"]]
+        w = st["view"]["winner"]
+        status = page.inner_text("#status")
+        if w is None:
+            assert "no winner" in out.getvalue()
+        else:
+            assert status == "%s wins!" % names[w]
+            assert "winner: %s" % names[w] in out.getvalue()
+        # every zone the referee has a gate on is drawn with that gate and those Bakugan
+        for z, info in st["view"]["zones"].items():
+            sel = '#mat g.zone[data-zone="%s"]' % z
+            assert page.get_attribute(sel, "data-gate") == info["gate"]
+            assert (page.get_attribute(sel, "data-bakugan") or "").split() == info["bakugan"]
+        page.screenshot(path=str(tmp_path / "live.png"))
+        assert page.errors == [] and page.offline_requests == []
+    finally:
+        stop.set()
+        page.close()
+        th.join(30)
+
+
+def test_human_throws_by_clicking_a_zone(browser):
+    from host_tools.demo_game import run_demo
+    urls = []
+    stop = threading.Event()
+    out = io.StringIO()
+    th = threading.Thread(target=run_demo, kwargs=dict(seed=7, speed=0, players="human", view=True,
+                                                       open_browser=False, out=out, on_url=urls.append,
+                                                       stop=stop, linger=False), daemon=True)
+    th.start()
+    page = browser.page()
+    try:
+        wait_until(lambda: urls, 20, "the demo's server")
+        page.goto(urls[0])
+        page.wait_for_selector("#human", state="visible")
+        page.wait_for_function("document.getElementById('hint').textContent.indexOf('your throw with') === 0",
+                               timeout=60000)
+        bak = re.match(r"your throw with (\S+):", page.inner_text("#hint")).group(1)
+        # throw at a zone with a gate card on it
+        zone = int(page.get_attribute("#mat g.zone[data-gate]", "data-zone"))
+        human = out.getvalue().splitlines()[1].split(":")[0].strip()
+        page.click('#mat g.zone[data-zone="%d"] rect.zr' % zone, force=True)
+        want = re.compile(r"%s opens %s on zone %d\b" % (re.escape(human), re.escape(bak), zone))
+        wait_until(lambda: want.search(out.getvalue()), 60, "the firmware to see the throw on zone %d" % zone)
+        page.wait_for_function("Array.from(document.querySelectorAll('#events li')).some("
+                               "e => e.textContent.indexOf(' opens %s on zone %d') >= 0)" % (bak, zone), timeout=20000)
+        assert page.errors == []
+    finally:
+        stop.set()
+        page.close()
+        th.join(30)
+
+
+@pytest.fixture(scope="module")
+def raw_log(tmp_path_factory):
+    from host_tools.sim import game, world
+    b = boards.load("esp32_devkitc")
+    sc = game.random_game(11, b, max_throws=6, long_idle=0.0)
+    res = world.run(b, sc, seed=11)
+    p = tmp_path_factory.mktemp("raw") / "game.raw.ndjson"
+    with open(p, "w") as f:
+        for line in res.raw_lines(sc.header):
+            f.write(line + "\n")
+    return str(p)
+
+
+def test_raw_log_sensor_traces(browser, raw_log):
+    tl = timeline.load(raw_log)
+    srv = server.start(server.LogSource(tl))
+    page = browser.page()
+    try:
+        page.goto(srv.url)
+        page.wait_for_selector("#traces polyline.energy")
+        z0 = tl.probe.busiest_zone()
+        assert page.inner_text("#tz") == "zone %d" % z0
+        d = tl.traces(z0)
+        assert len(page.query_selector_all("#traces polyline.ch")) == len(d["channels"])
+        assert len(page.query_selector_all("#traces line.dec")) == len(d["decisions"])
+        # click another zone: its traces replace the first
+        other = next(z["id"] for z in tl.page_board["zones"] if z["id"] != z0)
+        page.click('#mat g.zone[data-zone="%d"] rect.zr' % other, force=True)
+        page.wait_for_function("document.getElementById('tz').textContent === 'zone %d'" % other)
+        assert len(page.query_selector_all("#traces line.dec")) == len(tl.traces(other)["decisions"])
+        # the cursor follows the timeline
+        x_end = float(page.get_attribute("#traces line.cursor", "x1"))
+        page.eval_on_selector("#scrub", "e => { e.value = 1; e.dispatchEvent(new Event('input')); }")
+        assert float(page.get_attribute("#traces line.cursor", "x1")) < x_end
+        assert page.errors == [] and page.offline_requests == []
+    finally:
+        page.close()
+        srv.shutdown()
+        srv.server_close()

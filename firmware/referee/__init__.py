@@ -20,6 +20,7 @@ MODES = {
     "longhu": "longhu",
     "longhu_support": "longhu_support",
     "normandy": "normandy",
+    "baolie": "baolie",
     "beach": "beach",
     "beach2": "beach2",
     "compass": "compass",

@@ -35,7 +35,7 @@ PLAY = const(1)
 REFILL = const(2)  # field empty: players with gates in hand place one
 OVER = const(3)
 
-INPUTS = ("gate", "land", "miss", "ability", "resolve", "choose")
+INPUTS = ("gate", "land", "miss", "ability", "resolve", "choose", "reveal")
 
 
 class Engine:
@@ -45,7 +45,7 @@ class Engine:
     INPUTS = INPUTS
     # Inputs that may come while a battle is pending without resolving it
     # first (modes add their in-battle control events: traps, gear...).
-    BATTLE_INPUTS = ("ability", "resolve")
+    BATTLE_INPUTS = ("ability", "resolve", "reveal")
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
     OPENING_GATES = 1  # gates each player places before the first throw
@@ -195,12 +195,12 @@ class Engine:
                 self.turn, self.phase, list(self.owe), self.placed,
                 None if b is None else [b[0], b[1], b[2], list(b[3])],
                 None if self.choice is None else list(self.choice),
-                self.winner, self.last_battle, self._extra_save())
+                self.winner, self.last_battle, dict(self.gate_bonus), self._extra_save())
 
     def _load(self, s):
         (self.loc, self.gloc, self.field, self.stand, self.captured, self.used_abil,
          self.turn, self.phase, self.owe, self.placed, self.battle, self.choice,
-         self.winner, self.last_battle, extra) = s
+         self.winner, self.last_battle, self.gate_bonus, extra) = s
         self._extra_load(extra)
 
     def _extra_save(self):
@@ -427,6 +427,26 @@ class Engine:
     def check_ability(self, p, card):
         """Modes add conditions (levels, attribute matching)."""
         pass
+
+    def on_reveal(self, ev, t):
+        """The values printed on a gate card on the field, entered when it
+        is turned over (the phone page): they replace the header's."""
+        p = self._player(ev)
+        gid = ev["gate"]
+        bonus = ev["bonus"]
+        if gid not in self.gate_owner:
+            raise Reject("unknown gate card %r" % (gid,))
+        if self.gloc[gid] < 0:
+            raise Reject("gate %s is not on the field" % gid)
+        if self.gate_owner[gid] != p:
+            raise Reject("gate %s belongs to %s" % (gid, self.names[self.gate_owner[gid]]))
+        if type(bonus) is not dict:
+            raise Reject("bonus must be an object {attribute: value}")
+        for a in bonus:
+            if a not in _header.ATTRIBUTES or type(bonus[a]) is not int:
+                raise Reject("bonus: %r is not an attribute with an integer value" % (a,))
+        self.gate_bonus[gid] = dict(bonus)
+        self.emit("reveal", t, (("player", p), ("gate", gid), ("bonus", dict(bonus))))
 
     def on_resolve(self, ev, t):
         if self.battle is None:

@@ -38,6 +38,9 @@ def encode_text(out, game):
         s = "%s moves from zone %d to zone %d" % (f["bakugan"], f["from"], f["to"])
     elif kind == "clash":
         s = "BATTLE on zone %d: %s attacks %s" % (f["zone"], _who(game, f["attacker"]), _who(game, f["defender"]))
+    elif kind == "reveal":
+        b = f["bonus"]
+        s = "gate %s turned over: %s" % (f["gate"], ", ".join(["%s %+d" % (a, b[a]) for a in sorted(b)]) or "no bonus")
     elif kind == "ability":
         s = "%s plays ability %s" % (names[f["player"]], f["card"])
     elif kind == "battle":

@@ -25,6 +25,7 @@ FIELDS = {
     "ability": (("player", "player", 1), ("card", "card", 1)),
     "resolve": (),
     "choose": (("player", "player", 1), ("action", "action", 1), ("zone", "int", 0)),
+    "reveal": (("player", "player", 1), ("gate", "gate", 1), ("bonus", "bonus", 1)),
     # Extra rules of the official modes (docs/modes/official-extras.md).
     "trap": (("player", "player", 1), ("trap", "item", 1)),
     "gear": (("player", "player", 1), ("gear", "item", 1), ("extra", "bool", 0)),
@@ -42,6 +43,7 @@ RAW_FIELDS = {
     "ability": FIELDS["ability"],
     "resolve": (),
     "choose": FIELDS["choose"],
+    "reveal": FIELDS["reveal"],
     "register": (("bakugan", "bakugan", 1), ("zone", "int", 1)),
     "trap": FIELDS["trap"],
     "gear": FIELDS["gear"],
@@ -78,6 +80,7 @@ def check_header(obj, line, kind="events"):
     try:
         cls = referee.load(obj["mode"])
         game_header.check(obj, cls.MIN_PLAYERS, cls.MAX_PLAYERS)
+        referee.new_game(obj)  # the mode's own checks (decks, extras fields)
     except SetupError as e:
         raise LogError(line, str(e))
     return obj
@@ -130,7 +133,14 @@ def check_event(obj, line, ids, fields=FIELDS):
                 raise LogError(line, "%s event: missing field '%s'" % (ev, name))
             continue
         v = obj[name]
-        if typ == "bool":
+        if typ == "bonus":
+            if type(v) is not dict:
+                raise LogError(line, "%s event: '%s' must be an object {attribute: value}" % (ev, name))
+            for a in v:
+                if a not in game_header.ATTRIBUTES or type(v[a]) is not int:
+                    raise LogError(line, "%s event: '%s': %s is not an attribute with an integer value"
+                                   % (ev, name, json.dumps(a)))
+        elif typ == "bool":
             if v is not True and v is not False:
                 raise LogError(line, "%s event: '%s' must be true or false, got %s" % (ev, name, json.dumps(v)))
         elif typ == "int" or typ == "player":

@@ -484,6 +484,32 @@ class Rule11Rejections(unittest.TestCase):
         self.assertTrue(gm.land("drago", 1))
 
 
+class RevealGateValues(unittest.TestCase):
+    def test_values_entered_when_the_gate_is_turned_over_count(self):
+        gm = Game()
+        gm.setup()
+        gm.land("drago", 2)
+        gm.land("tigrerra", 2)  # r1: haos +100 in the header
+        self.assertFalse(gm.ev("reveal", player=0, gate="r1", bonus={"pyrus": 50}))  # not Dan's card
+        self.assertTrue(gm.ev("reveal", player=1, gate="r1", bonus={"pyrus": 200, "haos": 10}))
+        self.assertIsNotNone(gm.g.battle)  # revealing does not decide the battle
+        gm.resolve()
+        self.assertEqual(gm.last("battle")["power"], {"drago": 650, "tigrerra": 450})
+
+    def test_reveal_needs_the_gate_on_the_field_and_is_undone_by_snapshots(self):
+        gm = Game()
+        gm.setup()
+        self.assertFalse(gm.ev("reveal", player=0, gate="d2", bonus={"pyrus": 1}))
+        self.assertIn("not on the field", gm.last("reject")["reason"])
+        self.assertFalse(gm.ev("reveal", player=0, gate="d1", bonus={"fire": 1}))
+        gm.land("drago", 1)
+        gm.land("tigrerra", 1)
+        snap = gm.g._save()
+        gm.ev("reveal", player=0, gate="d1", bonus={"haos": 500})
+        gm.g._load(snap)
+        self.assertEqual(gm.g.gate_bonus["d1"], {"pyrus": 100, "haos": -50})
+
+
 class Expects(unittest.TestCase):
     def test_expects_current_player_unused(self):
         gm = Game()

@@ -23,7 +23,8 @@ def add_arguments(p):
     p.add_argument("--players", default="random", choices=("random", "human"),
                    help="random: two simulated players; human: you throw for the first player")
     p.add_argument("--view", action="store_true", help="also show the mat in the browser (served on localhost)")
-    p.add_argument("--port", type=int, default=8765, help="with --view: HTTP port (default 8765; 0 picks a free one)")
+    p.add_argument("--http", type=int, default=8765, metavar="PORT",
+                   help="with --view: HTTP port on 127.0.0.1 (default 8765; 0 picks a free one)")
     p.add_argument("--no-browser", action="store_true", help="with --view: print the address, do not open a browser")
     p.add_argument("--board", help="board definition (default: the first board folder)")
     p.add_argument("--sample", action="store_true", help="replay the bundled sample game's event log instead")
@@ -38,8 +39,8 @@ def run(args):
         return 0
     if args.json:
         raise UserError("--json goes with --sample (the live demo prints a transcript)")
-    if not 0 <= args.port <= 65535:
-        raise UserError("--port: %d is not a TCP port (0..65535)" % args.port)
+    if not 0 <= args.http <= 65535:
+        raise UserError("--http: %d is not a TCP port (0..65535)" % args.http)
     from host_tools.demo_game import run_demo
     return run_demo(mode=args.mode, seed=args.seed, speed=args.speed, players=args.players, view=args.view,
-                    out=sys.stdout, board_name=args.board, port=args.port, open_browser=not args.no_browser)
+                    out=sys.stdout, board_name=args.board, port=args.http, open_browser=not args.no_browser)

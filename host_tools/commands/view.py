@@ -1,8 +1,9 @@
 """bakumat view: look at a mat in the browser (served on localhost only).
 
-    bakumat view LOG            event log or raw sensor log: a timeline to scrub
-    bakumat view --vboard       the virtual board, live
-    bakumat view --serial PORT  a real board, live
+    bakumat view LOG                   event log or raw sensor log: a timeline to scrub
+    bakumat view --live [--port PORT]  a board over serial (or socket://127.0.0.1:PORT
+                                       for the virtual board), live
+    bakumat view --vboard              the virtual board, live
 
 The page is firmware/web/ (the same files the board serves); nothing is
 fetched from the internet.
@@ -17,10 +18,16 @@ from host_tools.errors import UserError
 def add_arguments(p):
     p.add_argument("log", nargs="?", help="event log or raw sensor log (NDJSON) to replay with a timeline")
     src = p.add_mutually_exclusive_group()
+    src.add_argument("--live", action="store_true", help="watch a board live over the serial link")
     src.add_argument("--vboard", action="store_true", help="watch the virtual board live")
-    src.add_argument("--serial", metavar="PORT", help="watch a real board on this serial port live")
-    p.add_argument("--board", help="board definition to draw an event log on (default: the first board folder)")
-    p.add_argument("--port", type=int, default=8765, help="HTTP port on 127.0.0.1 (default 8765; 0 picks a free one)")
+    p.add_argument("--port", help="with --live: serial port or socket://HOST:PORT (default: the one ESP32 board "
+                   "found by USB id; $BAKUMAT_PORT)")
+    p.add_argument("--header", help="with --live: the game's header (an event log or JSON file), for names "
+                   "and decks when the board does not send them")
+    p.add_argument("--board", help="board definition to draw on (default: an event log uses the first board "
+                   "folder; a board says its own)")
+    p.add_argument("--http", type=int, default=8765, metavar="PORT",
+                   help="HTTP port on 127.0.0.1 (default 8765; 0 picks a free one)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser, just print the address")
     p.add_argument("--verbose", action="store_true", help="log every HTTP request")
 
@@ -48,19 +55,28 @@ def serve_until_interrupted(srv, out=sys.stdout):
 
 def run(args):
     from host_tools.webview import server
-    if args.vboard or args.serial:
+    if not 0 <= args.http <= 65535:
+        raise UserError("--http: %d is not a TCP port (0..65535)" % args.http)
+    watcher = None
+    if args.live or args.vboard:
+        if args.log:
+            raise UserError("give either a log file or --live/--vboard, not both")
         from host_tools.webview import livelink
-        src = livelink.source(vboard=args.vboard, port=args.serial, board_name=args.board)
+        header = livelink.load_header(args.header) if args.header else None
+        src, watcher = livelink.source(vboard=args.vboard, port=args.port, board_name=args.board, header=header)
     elif args.log:
+        if args.port or args.header:
+            raise UserError("--port and --header go with --live")
         from host_tools.webview import timeline
-        tl = timeline.load(args.log, args.board)
-        src = server.LogSource(tl)
+        src = server.LogSource(timeline.load(args.log, args.board))
     else:
-        raise UserError("nothing to show: give a log file, --vboard or --serial PORT")
-    if args.port < 0 or args.port > 65535:
-        raise UserError("--port: %d is not a TCP port (0..65535)" % args.port)
-    srv = server.start(src, port=args.port, verbose=args.verbose)
+        raise UserError("nothing to show: give a log file, --live [--port PORT] or --vboard")
+    srv = server.start(src, port=args.http, verbose=args.verbose)
     print("bakumat view: %s at %s  (Ctrl-C to stop)" % (src.title, srv.url), flush=True)
     if not args.no_browser:
         open_browser(srv.url)
-    return serve_until_interrupted(srv)
+    try:
+        return serve_until_interrupted(srv)
+    finally:
+        if watcher is not None:
+            watcher.close()

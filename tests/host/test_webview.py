@@ -7,6 +7,8 @@ import os
 import queue
 import re
 import subprocess
+import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -204,7 +206,7 @@ def bakumat(*args, timeout=60):
 
 
 def test_cli_errors_name_the_problem(tmp_path):
-    r = bakumat("view", str(tmp_path / "nope.ndjson"), "--no-browser", "--port", "0")
+    r = bakumat("view", str(tmp_path / "nope.ndjson"), "--no-browser", "--http", "0")
     assert r.returncode != 0 and "no such file" in r.stderr and "Traceback" not in r.stderr
     r = bakumat("view", "--no-browser")
     assert r.returncode != 0 and "nothing to show" in r.stderr
@@ -298,7 +300,6 @@ def test_demo_plays_a_game_through_the_firmware():
 
 
 def test_demo_human_throws_come_from_the_answers():
-    import threading
     from host_tools.demo_game import run_demo
     stop = threading.Event()
 
@@ -321,3 +322,88 @@ def test_demo_human_throws_come_from_the_answers():
     assert person.asked == 2
     assert text.count(">>> your throw with") == 3
     assert len(re.findall(r"%s misses with \S+ \(missed\)" % re.escape(human), text)) == 2, text
+
+
+# ------------------------------------------------------------------ live link
+
+class ProtocolBoard:
+    """A board at the other end of a TCP socket speaking serial protocol v1
+    with the firmware's own codec: it plays the sample game with the real
+    referee, sends each output event as a `game` frame, and answers
+    `version` and `state` (with LED colours when asked). Stands in for
+    `bakumat vboard` / a real board in this test of the client side."""
+
+    def __init__(self, send_leds=True):
+        import socket
+        fwpath.ensure()
+        from link import codec
+        self.codec = codec
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(1)
+        self.port = self.sock.getsockname()[1]
+        self.send_leds = send_leds
+        self.game, self.events, _ = referee_outputs(SAMPLE)  # the finished game: its view is the state
+        self.seq = 0
+        self.th = threading.Thread(target=self.serve, daemon=True)
+        self.th.start()
+
+    def serve(self):
+        conn, _ = self.sock.accept()
+        self.conn = conn
+        dec = self.codec.Decoder(self.on_frame)
+        while True:
+            try:
+                data = conn.recv(4096)
+            except OSError:
+                return
+            if not data:
+                return
+            dec.feed(data)
+
+    def send(self, seq, typ, body):
+        self.conn.sendall(self.codec.encode(seq, typ, body))
+
+    def on_frame(self, seq, typ, body):
+        if typ == "version":
+            self.send(seq, "version", {"fw": "test", "proto": 1, "board": "esp32_devkitc", "mpy": "6.3"})
+        elif typ == "state":
+            for ev in self.events:  # the game's events, before the reply (as the protocol says)
+                self.seq += 1
+                self.send(self.seq, "game", ev)
+            self.events = []
+            st = {"configured": True, "events": 30, "t": 66000, "view": self.game.view()}
+            if self.send_leds and body.get("leds"):
+                st["leds"] = [[0, 0, 32]] * 68
+            self.send(seq, "state", st)
+        else:
+            self.send(seq, "err", {"code": "unknown", "msg": typ})
+
+
+def test_live_link_source_serves_what_the_board_says():
+    from host_tools.webview import livelink
+    fb = ProtocolBoard()
+    with open(SAMPLE) as f:
+        header = json.loads(f.readline())
+    src, watcher = livelink.source(port="socket://127.0.0.1:%d" % fb.port, header=header)
+    srv = server.start(src)
+    try:
+        def events_arrived():
+            code, _, st = get(srv.url + "api/state")
+            return st if len(st["events"]) >= 20 else None
+        deadline = time.monotonic() + 10
+        st = None
+        while st is None and time.monotonic() < deadline:
+            st = events_arrived()
+            time.sleep(0.05)
+        assert st, "the game frames never reached the page's state"
+        assert st["board"]["name"] == "esp32_devkitc" and st["header"]["players"][0]["name"] == "Dan"
+        assert st["view"]["winner"] == 1 and st["leds"][0] == [0, 0, 32] and len(st["leds"]) == 68
+        texts = [e[1].get("text", "") for e in st["events"]]
+        assert any("Runo WINS" in t for t in texts)
+        code, _, info = get(srv.url + "api/info")
+        assert info["live"] is True and info["timeline"] is False
+    finally:
+        watcher.close()
+        srv.shutdown()
+        srv.server_close()

@@ -13,6 +13,7 @@ from referee.errors import Reject, SetupError
 # mode name -> module under referee.modes. Later modes add a line here.
 MODES = {
     "official": "official",
+    "fortress": "fortress",
     "snooker": "snooker",
     "zhulu": "zhulu",
     "shenghui": "shenghui",

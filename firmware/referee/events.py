@@ -79,8 +79,8 @@ def encode_text(out, game):
     elif kind == "refill":
         s = "%s must place a card on zone %d" % (names[f["player"]], f["zone"])
     elif kind == "pick":
-        s = "%s picks which of %s %s on zone %d" % (names[f["player"]], ", ".join(f["options"]),
-                                                    "fights" if f["for"] == "fight" else "stays", f["zone"])
+        s = "%s may pick which of %s %s on zone %d" % (names[f["player"]], ", ".join(f["options"]),
+                                                        "fights" if f["for"] == "fight" else "stays", f["zone"])
     elif kind == "picked":
         s = "%s picks %s to %s" % (names[f["player"]], f["bakugan"], "fight" if f["for"] == "fight" else "stay")
     elif kind == "leave":

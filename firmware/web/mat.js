@@ -156,5 +156,22 @@ var BakuMat = (function () {
     });
   }
 
-  return {mat: mat, panel: panel, facts: facts, status: status, ATTR: ATTR, pcol: pcol};
+  // one output event (event-log-v1) in words, for servers that send no `text`
+  function say(e, hd) {
+    var n = facts(hd).names, p = n[e.player] || "player " + e.player, k = e.ev, s;
+    if (k === "placed") s = p + " places gate " + e.gate + " on zone " + e.zone;
+    else if (k === "turn") s = "-- " + p + "'s turn";
+    else if (k === "stand") s = p + " opens " + e.bakugan + " on zone " + e.zone;
+    else if (k === "miss") s = p + " misses with " + e.bakugan;
+    else if (k === "clash") s = "BATTLE on zone " + e.zone + ": " + e.attacker + " attacks " + e.defender;
+    else if (k === "ability") s = p + " plays " + e.card;
+    else if (k === "battle") s = "battle on zone " + e.zone + ": " + e.winner + " wins";
+    else if (k === "capture") s = p + " captures gate " + e.gate + " (" + e.reason + ")";
+    else if (k === "win") s = "*** " + p + " WINS ***";
+    else if (k === "reject") s = "REJECTED " + e.input + ": " + e.reason;
+    else s = k + " " + JSON.stringify(e);
+    return ((e.t || 0) / 1000).toFixed(3) + "s  " + s;
+  }
+
+  return {mat: mat, panel: panel, facts: facts, status: status, say: say, ATTR: ATTR, pcol: pcol};
 })();

@@ -74,7 +74,7 @@
       if (!st.same) {
         var ul = $("events");
         (st.events || []).forEach(function (e) {
-          li(e[1].text || e[1].ev + " " + JSON.stringify(e[1]), e[1].ev === "reject" ? "out rej" : "out");
+          li(e[1].text || BakuMat.say(e[1], st.header || header), e[1].ev === "reject" ? "out rej" : "out");
         });
         while (ul.children.length > 300) ul.removeChild(ul.firstChild);
         ul.scrollTop = ul.scrollHeight;

@@ -200,3 +200,67 @@ def test_raw_log_sensor_traces(browser, raw_log):
         page.close()
         srv.shutdown()
         srv.server_close()
+
+
+class BoardApi(server.Source):
+    """Answers exactly what the board's own web server answers
+    (firmware/link/webapp.py), to show that the page draws the board's
+    states too: no /api/info, no LED layout, events without text."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def info(self):
+        raise server.ApiError(404, "no such API")
+
+    def state(self, since=None):
+        return json.loads(self.app.state("" if since is None else "since=%d" % since))
+
+
+def test_page_draws_the_boards_own_api(browser):
+    fwpath.ensure()
+    from link.webapp import WebApp
+    from referee.journal import Journal
+    from table.controller import Table
+    from store import eventlog
+    with open(SAMPLE) as f:
+        items = list(eventlog.iter_log(f.readlines()))
+    header = items[0][1]
+    box = []
+    table = Table(Journal(header, lambda out: box[0].on_event(out)))
+    bd = boards.load("esp32_devkitc")
+    app = WebApp(bd, table, lambda: 0, leds=lambda: [[0, 0, 32]] * 68)
+    box.append(app)
+    for _, ev in items[1:12]:
+        table.feed(ev)
+    srv = server.start(BoardApi(app))
+    page = browser.page()
+    try:
+        page.goto(srv.url)
+        view = json.loads(app.state(""))["view"]
+        page.wait_for_selector("#status")
+        zones = {int(z): info for z, info in view["zones"].items()}
+        assert zones
+        for z, info in zones.items():
+            sel = '#mat g.zone[data-zone="%d"]' % z
+            page.wait_for_selector(sel + '[data-gate="%s"]' % info["gate"])
+            assert (page.get_attribute(sel, "data-bakugan") or "").split() == info["bakugan"]
+        listed = [e.inner_text() for e in page.query_selector_all("#events li")]
+        assert len(listed) == app.seq  # every output event listed, worded by the page itself
+        assert "Dan places gate dan-gold on zone 6" in listed[0]
+        # more of the game: the page polls and follows
+        for _, ev in items[12:]:
+            table.feed(ev)
+        view = json.loads(app.state(""))["view"]
+        for i, caps in enumerate(view["captured"]):
+            want = " %d/%d gates" % (len(caps), header.get("target", 3))
+            page.wait_for_function("document.querySelector('.player[data-player=\"%d\"] .caps').textContent"
+                                   ".indexOf(%s) === 0" % (i, json.dumps(want)), timeout=10000)
+        if view["winner"] is not None:
+            assert page.inner_text("#status") == "%s wins!" % header["players"][view["winner"]]["name"]
+        # the one 404 is /api/info, which the board does not have (the page then polls)
+        assert [e for e in page.errors if "404" not in e] == [] and page.offline_requests == []
+    finally:
+        page.close()
+        srv.shutdown()
+        srv.server_close()

@@ -1,0 +1,85 @@
+"""`bakumat deploy` through the real mpremote onto a bare MicroPython board
+(the unix port's REPL over socket://, filesystem on a host folder): files
+really copied, imported there, only changes copied the second time, and the
+error when no app answers after the reset."""
+import io
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from barerepl import BareRepl
+from host_tools import boards, deploy, fwpath, transport
+from mptools import tool
+
+
+@pytest.fixture(scope="module", autouse=True)
+def mpy_cache(tmp_path_factory):
+    old = os.environ.get("BAKUMAT_CACHE")
+    os.environ["BAKUMAT_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if old is None:
+        del os.environ["BAKUMAT_CACHE"]
+    else:
+        os.environ["BAKUMAT_CACHE"] = old
+
+
+def bakumat(*args, timeout=180):
+    return subprocess.run([tool("bakumat")] + list(args), capture_output=True, text=True, timeout=timeout)
+
+
+def test_deploy_copies_and_imports_on_the_board(tmp_path):
+    fs = tmp_path / "fs"
+    src = str(tmp_path / "fw")      # a snapshot: others may edit firmware/ meanwhile
+    shutil.copytree(fwpath.FIRMWARE_DIR, src, ignore=shutil.ignore_patterns("__pycache__"))
+    with BareRepl(fs) as b:
+        mp = transport.Mpremote(b.url, timeout=60)
+        out = io.StringIO()
+        r = deploy.deploy(deploy.BoardTarget(mp), boards.load("esp32_devkitc"), mode="official", out=out, src=src)
+        assert r["arch"] == "x64"           # what the unix port reports: the vboard's arch
+        n = len(deploy.app_files(src))
+        assert len(r["copied"]) == n + 2
+        assert (fs / "referee" / "engine.mpy").is_file()
+        assert (fs / ".bakumat-manifest.json").is_file()
+        assert json.loads((fs / "board.json").read_text())["name"] == "esp32_devkitc"
+        # imported on the board from its own filesystem
+        text = mp.exec("import sys\nsys.path[:0]=['']\nfrom link import codec\nimport referee\n"
+                       "print(codec.crc16(b'123456789'), codec.__file__)")
+        crc, path = text.split()
+        assert int(crc) == 0x29B1 and path.endswith("link/codec.mpy")
+        # second time: nothing to copy, one mpremote call to probe
+        calls = mp.calls
+        r = deploy.deploy(deploy.BoardTarget(mp), boards.load("esp32_devkitc"), mode="official", out=out, src=src)
+        assert r["copied"] == [] and mp.calls == calls + 1
+        # a file damaged on the board is noticed by its size and copied again
+        (fs / "sense" / "pipeline.mpy").write_bytes(b"x")
+        r = deploy.deploy(deploy.BoardTarget(mp), boards.load("esp32_devkitc"), mode="official", out=out, src=src)
+        assert r["copied"] == ["/sense/pipeline.mpy"]
+
+
+def test_cli_deploy_then_no_app_answers(tmp_path):
+    fs = tmp_path / "fs"
+    with BareRepl(fs) as b:
+        r = bakumat("deploy", "--port", b.url, "--board", "esp32s3_devkitc1", "--mode", "big", "--no-reset")
+        assert r.returncode == 0, r.stderr
+        assert "interrupt" in r.stderr          # no app answered the maintenance request
+        assert "copied" in r.stderr
+        app = json.loads((fs / "app.json").read_text())
+        assert app["board"] == "esp32s3_devkitc1" and app["mode"] == "big"
+        # board and mode are remembered; the reset brings no app up here
+        r = bakumat("deploy", "--port", b.url, "--timeout", "3")
+        assert r.returncode == 2
+        app = json.loads((fs / "app.json").read_text())
+        assert app["board"] == "esp32s3_devkitc1" and app["mode"] == "big"
+        assert "the app did not answer within 3 s after the reset" in r.stderr
+        assert "the board printed" in r.stderr      # what the REPL said, to help
+        assert "host_tools" not in r.stderr and "internal error" not in r.stderr
+
+
+def test_cli_deploy_needs_a_board_name_the_first_time(tmp_path):
+    with BareRepl(tmp_path / "fs") as b:
+        r = bakumat("deploy", "--port", b.url)
+        assert r.returncode == 2
+        assert "which board is this? pass --board NAME" in r.stderr and "esp32_devkitc" in r.stderr

@@ -126,6 +126,9 @@ MODE_GENERATORS = {
     "big+x": "gamegen_official",
     "multi+x": "gamegen_official",
 }
+for _m in ("fortress", "snooker", "zhulu", "shenghui", "zhanguo", "longhu", "longhu_support", "normandy",
+           "beach", "beach2", "baolie", "compass"):
+    MODE_GENERATORS[_m] = "gamegen_cn"  # the Chinese variant modes
 
 
 def play(rng, hdr, wrong, max_events, legal=None, wrong_event=None):

@@ -41,3 +41,24 @@ def test_modes_replay_byte_identical_on_cpython_and_micropython(tmp_path):
             assert x == y, "first difference at output line %d" % (i + 1)
         assert len(a) == len(b)
     assert r.stdout.encode() == exp.encode()
+
+
+def test_samples_play_to_a_winner_on_both_interpreters():
+    import os
+    from host_tools import fwpath, gamegen
+    paths = []
+    expected = io.StringIO()
+    for mode in MODES:
+        path = os.path.join(fwpath.REPO_DIR, "host_tools", "samples", mode + ".ndjson")
+        with open(path) as f:
+            lines = f.read().splitlines(keepends=True)
+        expected.write("== %s\n" % path)
+        g = replay_events(lines, path, True, expected)
+        assert g.MODE == mode and g.winner is not None, mode
+        paths.append(path)
+        # the generic entry point reaches this mode's generator too
+        hdr, evs = gamegen.random_game(3, mode=mode)
+        assert hdr["mode"] == mode and evs
+    r = micropython([mpscripts.path("replay_logs.py"), FIRMWARE] + paths)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout == expected.getvalue()

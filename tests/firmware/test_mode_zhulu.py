@@ -224,7 +224,11 @@ class EndAndScore(unittest.TestCase):
         self.assertIsNotNone(gm.g.battle)
         self.assertIsNone(gm.last("leave"))
         gm.resolve()
-        # after the battle Runo has no Bakugan in the hand: he leaves
+        # Runo has no Bakugan in the hand, but owes a refill: he places it,
+        # then leaves
+        self.assertIsNone(gm.last("leave"))
+        self.assertFalse(gm.land("b01", 5))
+        self.assertTrue(gm.gate(1, "c11", 6))
         self.assertEqual(gm.last("leave")["player"], 1)
         sc = gm.last("score")
         # Dan (defender 300) beats b10 (200): seizes 200 + card c10 HSP 30

@@ -26,6 +26,7 @@ from host_tools import fwpath
 from host_tools.errors import UserError
 
 PLAYERS = ("random", "human")
+DEMO_MODES = ("official", "big", "multi")  # modes the simulated players know how to play
 HUMAN = 0  # the person plays the first player in the header (top of the mat)
 
 
@@ -219,10 +220,13 @@ def make_header(mode, rng):
     if mode == "official":
         return gamegen.random_header(rng)
     from host_tools import gamegen_official
-    if mode not in gamegen_official.SPECS:
+    if mode not in DEMO_MODES:
         fwpath.ensure()
         import referee
-        raise UserError("unknown mode %r (known: %s)" % (mode, ", ".join(sorted(referee.MODES))))
+        if mode in referee.MODES:
+            raise UserError("the demo simulates %s games; mode %r is refereed but not simulated yet "
+                            "(replay one of its logs with bakumat view)" % (", ".join(DEMO_MODES), mode))
+        raise UserError("unknown mode %r (the demo plays: %s)" % (mode, ", ".join(DEMO_MODES)))
     return gamegen_official.random_header(rng, mode)
 
 

@@ -16,7 +16,7 @@ SAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 
 
 def add_arguments(p):
-    p.add_argument("--mode", default="official", help="game mode: official (default), big, multi")
+    p.add_argument("--mode", default="official", help="game mode: official (default), big (the Big Game), multi (3-4 players)")
     p.add_argument("--seed", type=int, help="seed of the simulated game (default: a random one, printed)")
     p.add_argument("--speed", type=float, default=3.0,
                    help="playback speed: 1 = real time, 3 (default), 0 = as fast as possible")

@@ -407,3 +407,17 @@ def test_live_link_source_serves_what_the_board_says():
         watcher.close()
         srv.shutdown()
         srv.server_close()
+
+
+@pytest.mark.parametrize("name", sorted(f for f in os.listdir(os.path.join(REPO, "host_tools", "samples"))
+                                        if f.endswith(".ndjson")))
+def test_every_sample_log_has_a_timeline(name):
+    """Whatever the mode, a log replays into a timeline whose last state is
+    the referee's final verdict."""
+    path = os.path.join(REPO, "host_tools", "samples", name)
+    tl = timeline.load(path, "esp32_devkitc")
+    _, outs, _ = referee_outputs(path)
+    end = outs[-1]
+    final = tl.steps[-1]["state"]["view"]
+    assert end["ev"] == "end" and final["winner"] == end["winner"]
+    json.dumps(tl.json())  # all of it goes to the page as JSON

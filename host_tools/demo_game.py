@@ -6,8 +6,8 @@ Two players (random, or a person for player 1 with players="human") throw
 Bakugan; the magnetic simulator (host_tools/sim) turns every throw, roll and
 lift into ADC frames; the firmware's sensing pipeline and referee
 (firmware/match.py, here under CPython) decide from those frames alone what
-happened, and the game is shown as it goes: the referee's transcript and a
-small text mat in the terminal, and the mat page in the browser with view=True
+happened, and the game is shown as it goes: the referee's transcript and the
+mat (host_tools/termmat.py) after every capture in the terminal, and the mat page in the browser with view=True
 (bakumat view's server, firmware/web/).
 
 The simulated players follow a scenario made by host_tools/sim/game.py with
@@ -84,39 +84,11 @@ class FirmwareMat:
 
 # ------------------------------------------------------------------ terminal
 
-def ascii_mat(board, view, header):
-    """The mat as text: one cell per zone (id, gate owner, Bakugan)."""
-    zones = board["zones"]
-    xs = sorted(set(z["x"] for z in zones))
-    ys = sorted(set(z["y"] for z in zones))
-    grid = {}
-    for z in zones:
-        grid[(xs.index(z["x"]), ys.index(z["y"]))] = z["id"]
+def score_line(view, header):
     names = [p["name"] for p in header["players"]]
-    W = 13
-    sep = "+" + "+".join(["-" * W] * len(xs)) + "+"
-    lines = [sep]
-    vz = view["zones"]
-    for r in range(len(ys)):
-        a = []
-        b = []
-        for c in range(len(xs)):
-            zid = grid.get((c, r))
-            info = vz.get(zid) if zid is not None else None
-            if info is None:
-                a.append(("%s" % ("" if zid is None else zid)).ljust(W))
-                b.append(" " * W)
-                continue
-            a.append(("%d %s" % (zid, info["gate"]))[:W].ljust(W))
-            owner = names[info["owner"]][:4]
-            bk = ",".join(info["bakugan"]) or "(" + owner + ")"
-            b.append(bk[:W].ljust(W))
-        lines.append("|" + "|".join(a) + "|")
-        lines.append("|" + "|".join(b) + "|")
-        lines.append(sep)
     caps = view["captured"]
-    lines.append("   ".join("%s %d/%s" % (names[i], len(caps[i]), header.get("target", 3)) for i in range(len(names))))
-    return "\n".join(lines)
+    return "   score: " + ", ".join("%s %d/%s" % (names[i], len(caps[i]), header.get("target", 3))
+                                   for i in range(len(names)))
 
 
 class Terminal:
@@ -153,10 +125,12 @@ class Terminal:
         show_mat = False
         for _, e in new:
             self.write(e.get("text") or e["ev"])
-            if e["ev"] in ("turn", "win", "stalemate"):
+            if e["ev"] in ("capture", "win", "stalemate"):
                 show_mat = True
         if show_mat:
-            self.write(ascii_mat(self.board, view, self.header))
+            from host_tools import termmat
+            self.write(termmat.draw(self.board, view))
+            self.write(score_line(view, self.header))
 
 
 # ------------------------------------------------------------------ pacing

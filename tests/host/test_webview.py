@@ -291,7 +291,7 @@ def test_demo_plays_a_game_through_the_firmware():
     rc = run_demo(seed=5, speed=0, out=out)
     text = out.getvalue()
     assert "sensors: learnt" in text and " opens " in text
-    assert re.search(r"^\|", text, re.M), "the text mat is shown"
+    assert re.search(r"^\+-+\+", text, re.M) and "score: " in text, "the text mat is shown"
     last = text.strip().splitlines()[-1]
     if rc == 0:
         assert last.startswith("winner: ") and "*** %s WINS ***" % last.split()[1] in text

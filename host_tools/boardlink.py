@@ -27,6 +27,7 @@ class BoardLink:
         self.link = link
         self.version = version
         self.board = board
+        self.rx_bytes = 0
 
     def close(self):
         self.link.close()
@@ -53,7 +54,7 @@ class BoardLink:
     def frames(self, timeout=0.05):
         """Pump the link once; return the non-reply frames that arrived."""
         from host_tools.link import REPLIES
-        self.link.pump(timeout)
+        self.rx_bytes += self.link.pump(timeout)
         out = [f for f in self.link.inbox if f[1] not in REPLIES]
         self.link.inbox.clear()
         return out

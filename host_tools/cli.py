@@ -23,6 +23,7 @@ COMMANDS = {
     "flash": ("host_tools.commands.flash", "put MicroPython on a bare ESP32 (esptool), then deploy the app"),
     "deploy": ("host_tools.commands.deploy", "compile the app and copy what changed to the board (mpremote)"),
     "monitor": ("host_tools.commands.monitor", "live view of the board: landings, battles, captures, faults, the mat"),
+    "record": ("host_tools.commands.record", "record raw sensor frames and control events into a raw log"),
     "game": ("host_tools.commands.game", "start a game on the board (players, decks, mode) and see its state"),
     "register": ("host_tools.commands.register", "teach the mat each Bakugan, zone by zone"),
     "calibrate": ("host_tools.commands.calibrate", "zero the sensors on an empty mat"),

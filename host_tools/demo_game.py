@@ -28,6 +28,7 @@ from host_tools.errors import UserError
 PLAYERS = ("random", "human")
 DEMO_MODES = ("official", "big", "multi")  # modes the simulated players know how to play
 HUMAN = 0  # the person plays the first player in the header (top of the mat)
+EOF = object()  # in the answers queue: the terminal's input ended
 
 
 # ------------------------------------------------------------------ the mat
@@ -204,7 +205,7 @@ def make_header(mode, rng):
     return gamegen_official.random_header(rng, mode)
 
 
-def _human_generator(rng, board, header, opts, ask):
+def _human_generator(rng, board, header, opts, ask, tell):
     """sim.game's generator with player HUMAN's throws asked from a person.
     ask(gen, bid) -> zone id or None (a miss)."""
     from host_tools.sim import game as sgame
@@ -214,6 +215,9 @@ def _human_generator(rng, board, header, opts, ask):
             if p != HUMAN:
                 return sgame._Gen.throw(self, p, bid)
             z = ask(self, bid)
+            if z is not None and z not in self.cards:
+                tell("no gate card on zone %d: %s rolls on and off the mat (a Bakugan opens only on a card)"
+                     % (z, bid))
             if z is None or z not in self.cards:
                 zones = [z] if z is not None else self.miss_path(p)
                 self.act("roll", bakugan=bid, zones=zones, off=True, speed=None)
@@ -268,7 +272,9 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
         term.write("  %s: %s" % (p["name"], ", ".join("%s (%s, %d G)" % (b["id"], b["attr"], b["g"])
                                                       for b in p["bakugan"])))
     srv = None
-    answers = answers if answers is not None else (queue.Queue() if players == "human" else None)
+    if players == "human" and answers is None:
+        answers = queue.Queue()
+        _stdin_answers(answers, board, out)
     waiting = {"bid": None, "src": None}
 
     if view:
@@ -338,7 +344,7 @@ def _stdin_answers(answers, board, out):
     ids = set(z["id"] for z in board["zones"])
 
     def reader():
-        for line in sys.stdin:
+        for line in sys.stdin or ():
             s = line.strip().lower()
             if s in ("m", "miss"):
                 answers.put(None)
@@ -347,6 +353,7 @@ def _stdin_answers(answers, board, out):
             elif s:
                 out.write("type a zone number (%d..%d) or m for a miss\n" % (min(ids), max(ids)))
                 out.flush()
+        answers.put(EOF)
     th = threading.Thread(target=reader, name="demo-stdin", daemon=True)
     th.start()
 
@@ -378,7 +385,7 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
     rng = random.Random("game:%s" % (seed,))
     opts = dict(sgame.DEFAULTS)
     opts["long_idle"] = 0.0
-    pos = {"t": -1, "stdin": False}
+    pos = {"t": -1}
 
     def catch_up(gen):
         # render what the players did so far and play it up to now
@@ -390,9 +397,6 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
         catch_up(gen)
         if stop.is_set():
             return None
-        if not pos["stdin"] and answers is not None and sys.stdin is not None and sys.stdin.isatty():
-            _stdin_answers(answers, board, term.out)
-            pos["stdin"] = True
         term.write(">>> your throw with %s: type a zone number (or click it on the page), m for a miss" % bid)
         waiting["bid"] = bid
         if waiting["src"] is not None:
@@ -401,16 +405,23 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
         while not stop.is_set():
             try:
                 z = answers.get(timeout=0.2)
-                break
             except queue.Empty:
                 continue
+            if z is not EOF:
+                break
+            z = None
+            if waiting["src"] is None:
+                term.write("no more input (stdin closed): the demo stops")
+                stop.set()
+            else:
+                term.write("(stdin closed: click the zone on the page)")
         waiting["bid"] = None
         if waiting["src"] is not None:
             waiting["src"].extra = {}
         pacer.anchor(gen.t)
         return z
 
-    gen = _human_generator(rng, board, header, opts, ask)
+    gen = _human_generator(rng, board, header, opts, ask, term.write)
     gen.play()
     if stop.is_set():
         return

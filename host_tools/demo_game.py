@@ -397,7 +397,8 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
         catch_up(gen)
         if stop.is_set():
             return None
-        term.write(">>> your throw with %s: type a zone number (or click it on the page), m for a miss" % bid)
+        term.write(">>> your throw with %s: type a zone number (or click it on the page), m for a miss; "
+                   "gate cards lie on zones %s" % (bid, ", ".join(str(z) for z in sorted(gen.cards)) or "none"))
         waiting["bid"] = bid
         if waiting["src"] is not None:
             waiting["src"].extra = {"throw": bid}

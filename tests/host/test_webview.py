@@ -421,3 +421,22 @@ def test_every_sample_log_has_a_timeline(name):
     final = tl.steps[-1]["state"]["view"]
     assert end["ev"] == "end" and final["winner"] == end["winner"]
     json.dumps(tl.json())  # all of it goes to the page as JSON
+
+
+def test_view_command_serves_until_interrupted():
+    import signal
+    p = subprocess.Popen([tool("bakumat"), "view", SAMPLE, "--no-browser", "--http", "0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()
+        m = re.search(r"at (http://127\.0\.0\.1:\d+/)", line)
+        assert m, line + p.stderr.read()
+        code, _, st = get(m.group(1) + "api/state")
+        assert code == 200 and st["view"]["phase"] == "over"
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=20)
+        assert p.returncode == 0 and "stopped" in out and "Traceback" not in err
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()

@@ -6,6 +6,8 @@ else (the virtual board of `bakumat vboard` runs the app).
 
     with BareRepl(tmp_path / "fs") as b:
         b.url        # socket://127.0.0.1:PORT
+    with BareRepl(tmp_path / "fs", device=True) as b:
+        b.url        # /dev/pts/N: a serial device path, like a USB board
 """
 import os
 import select
@@ -26,7 +28,8 @@ sys.path[:] = ['', '/lib', '.frozen']
 
 
 class BareRepl:
-    def __init__(self, root):
+    def __init__(self, root, device=False):
+        self.device = device
         self.root = str(root)
         os.makedirs(self.root, exist_ok=True)
         self.proc = None
@@ -43,6 +46,15 @@ class BareRepl:
                                      stderr=slave, close_fds=True)
         os.close(slave)
         self.master = master
+        if self.device:
+            # a second pty: clients open its slave path as a serial device
+            self.dmaster, dslave = os.openpty()
+            tty.setraw(dslave)
+            self.url = os.ttyname(dslave)
+            self.dslave = dslave        # held open so the master never sees EIO
+            self.thread = threading.Thread(target=self._serve_device, daemon=True)
+            self.thread.start()
+            return self
         self.srv = socket.socket()
         self.srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.srv.bind(("127.0.0.1", 0))
@@ -76,14 +88,29 @@ class BareRepl:
                         except OSError:
                             break
 
+    def _serve_device(self):
+        while not self._stop:
+            r, _, _ = select.select([self.dmaster, self.master], [], [], 0.1)
+            try:
+                if self.dmaster in r:
+                    os.write(self.master, os.read(self.dmaster, 4096))
+                if self.master in r:
+                    os.write(self.dmaster, os.read(self.master, 4096))
+            except OSError:
+                return
+
     def __exit__(self, *a):
         self._stop = True
-        try:
-            self.srv.close()
-        except OSError:
-            pass
+        if self.srv is not None:
+            try:
+                self.srv.close()
+            except OSError:
+                pass
         if self.proc is not None:
             self.proc.kill()
             self.proc.wait()
         self.thread.join(2)
         os.close(self.master)
+        if self.device:
+            os.close(self.dmaster)
+            os.close(self.dslave)

@@ -83,3 +83,24 @@ def test_cli_deploy_needs_a_board_name_the_first_time(tmp_path):
         r = bakumat("deploy", "--port", b.url)
         assert r.returncode == 2
         assert "which board is this? pass --board NAME" in r.stderr and "esp32_devkitc" in r.stderr
+
+
+def test_flash_then_deploy_on_a_serial_device(tmp_path, monkeypatch, capsys):
+    """`bakumat flash` (esptool faked) goes on to deploy the app through
+    mpremote on the same serial device path."""
+    from fake_esptool import FakeEsptool, make_image
+    from host_tools import cli, flash
+    img = make_image(str(tmp_path / "ESP32_GENERIC.bin"), chip_id=0)
+    api = FakeEsptool("ESP32")
+    monkeypatch.setattr(flash, "esptool_api", lambda: api)
+    fs = tmp_path / "fs"
+    with BareRepl(fs, device=True) as b:
+        code = cli.main(["flash", "--port", b.url, "--image", img, "--board", "esp32_devkitc", "--no-reset"])
+        err = capsys.readouterr().err
+        assert code == 0, err
+        assert [op[0] for op in api.ops] == ["detect_chip", "run_stub", "attach_flash", "erase_flash",
+                                             "write_flash", "reset_chip"]
+        assert api.ops[4] == ("write_flash", ((0x1000, "ESP32_GENERIC.bin"),))
+        assert (fs / "app.json").is_file() and (fs / "referee" / "engine.mpy").is_file()
+        assert json.loads((fs / "board.json").read_text())["name"] == "esp32_devkitc"
+        assert "left the board in maintenance mode" in err

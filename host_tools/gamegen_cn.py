@@ -109,6 +109,13 @@ def _legal(rng, g):
             cards = [c for c in g.abil_ids[p] if c not in g.used_abil[p]]
             if cards:
                 return {"ev": "ability", "player": p, "card": rng.choice(cards)}
+        if 0.45 <= r < 0.5 and z in g.field:  # the battle card turned over: its values entered
+            gid = g.field[z]
+            bonus = {}
+            for a in rng.sample(gamegen.ATTRS, rng.randrange(0, 3)):
+                bonus[a] = rng.choice((-50, 30, 60, 100))
+            return {"ev": "reveal", "player": g.gate_owner[gid], "gate": gid, "bonus": bonus,
+                    "hsp": rng.randrange(0, 200, 10)}
         mine = g.own_on(sides[1], z)
         if len(mine) > 1 and r < 0.6:
             return {"ev": "pick", "player": sides[1], "bakugan": rng.choice(mine)}

@@ -149,6 +149,22 @@ class Battles(unittest.TestCase):
         self.assertIn("out of the game", gm.reason())
 
 
+class Reveal(unittest.TestCase):
+    def test_values_entered_when_the_card_is_turned_over(self):
+        gm = started(n=2)
+        gm.land("b01", 6)
+        gm.land("b10", 6)
+        before = gm.state()
+        self.assertFalse(gm.ev("reveal", player=1, gate="c10", bonus={"pyrus": 10}, hsp=-1))
+        self.assertEqual(gm.state(), before)
+        self.assertTrue(gm.ev("reveal", player=1, gate="c10", bonus={"pyrus": 200}, hsp=77))
+        self.assertIsNotNone(gm.g.battle)  # a reveal does not resolve the battle
+        self.assertEqual(gm.last("reveal"), {"player": 1, "gate": "c10", "bonus": {"pyrus": 200}, "hsp": 77})
+        gm.resolve()
+        self.assertEqual(gm.last("battle")["power"], {"b10": 510, "b01": 450})
+        self.assertEqual(gm.g.score(1), 250 + 77)
+
+
 class Refill(unittest.TestCase):
     def test_the_loser_refills_before_anyone_throws(self):
         gm = started(n=2)

@@ -103,6 +103,10 @@ def _events(hdr):
         st.fixed_dictionaries({"ev": st.just("resolve")}),
         st.fixed_dictionaries({"ev": st.just("pick"), "player": players, "bakugan": st.sampled_from(baks)}),
         st.fixed_dictionaries({"ev": st.just("pass"), "player": players}),
+        st.fixed_dictionaries({"ev": st.just("reveal"), "player": players, "gate": st.sampled_from(gates),
+                               "bonus": st.dictionaries(st.sampled_from(["pyrus", "haos", "fire"]),
+                                                        st.integers(-100, 100), max_size=2),
+                               "hsp": st.one_of(st.integers(-5, 200), st.just("x"))}),
         st.fixed_dictionaries({"ev": st.just("choose"), "player": players, "action": st.just("take")}),
         st.fixed_dictionaries({"ev": st.sampled_from(["jump", None, 3])}),
         st.fixed_dictionaries({"ev": st.sampled_from(["land", "pick", "gate"])}),  # missing fields

@@ -49,9 +49,9 @@ def _show(v):
 
 
 class Variant(Engine):
-    INPUTS = ("gate", "land", "miss", "ability", "resolve", "choose", "pick", "pass", "item")
+    INPUTS = Engine.INPUTS + ("pick", "pass", "item")
     # Inputs addressed to a pending battle (any other resolves it first).
-    BATTLE_INPUTS = ("ability", "resolve", "pick", "pass")
+    BATTLE_INPUTS = Engine.BATTLE_INPUTS + ("pick", "pass")
     # Ability cards: None (the mode has none), "support" (played only when
     # behind), "item" (support + attribute match + no command twice),
     # "set_item" (beach2: the item set in one's area, attacker first).
@@ -60,7 +60,7 @@ class Variant(Engine):
     HSP_DEFAULT = 0  # a card's score value when the header gives no "hsp"
     # Dynamic state besides the engine's, copied by the snapshot.
     STATE = ("active", "prev", "seized", "prizes", "void_b", "void_c", "void_i", "gone",
-             "refills", "acted")
+             "refills", "acted", "hsp")
 
     def __init__(self, header, sink=None):
         Engine.__init__(self, header, sink)
@@ -640,6 +640,18 @@ class Variant(Engine):
         self.choice = None
         self.keep(p, ch[1], b, t, True)
         self.end_turn(t)
+
+    def on_reveal(self, ev, t):
+        """The engine's reveal (a card's values entered when it is turned
+        over), plus an optional "hsp": the card's printed score value."""
+        hsp = ev.get("hsp")
+        if hsp is not None and (type(hsp) is not int or hsp < 0):
+            raise Reject("hsp must be a non-negative integer")
+        Engine.on_reveal(self, ev, t)
+        if hsp is not None:
+            self.hsp[ev["gate"]] = hsp
+            kind, t0, pairs = self._buf[-1]
+            self._buf[-1] = (kind, t0, pairs + (("hsp", hsp),))
 
     def on_choose(self, ev, t):
         raise Reject("mode %s has no take-or-move choice (pick names a Bakugan)" % self.MODE)

@@ -72,6 +72,10 @@ class Paths(unittest.TestCase):
         self.assertTrue(gm.land("b00", 6))    # opponent's defence from the fortress: no
         self.assertIn("cannot be reached from zone 12 (fortress)", gm.last("miss")["reason"])
         self.assertEqual(gm.g.loc["b00"], 12)  # back where it was thrown from
+        before = gm.state()
+        self.assertFalse(gm.land("b00", 12))  # put back by hand: not a throw
+        self.assertEqual(gm.reason(), "b00 already stands on zone 12")
+        self.assertEqual(gm.state(), before)
         gm.land("b10", 6)
         gm.land("b00", 9)
         self.assertTrue(gm.land("b10", 12))   # the opponent's fortress from one's defence: no

@@ -69,7 +69,7 @@ class Rounds(unittest.TestCase):
         self.assertTrue(gm.land("b00", 12 - 9))
         self.assertEqual(gm.last("move"), {"bakugan": "b00", "from": 12, "to": 3})
         self.assertEqual(gm.last("shot")["total"], 10)
-        self.assertTrue(gm.land("b01", 3))  # two Bakugan on one card: no battle
+        self.assertTrue(gm.land("b00", 3))  # again onto the same card: a shot too
         self.assertEqual(gm.last("shot")["total"], 13)
         self.assertNotIn("clash", gm.kinds())
         # the round is over: the cards are cleared

@@ -13,6 +13,7 @@ class Game(Variant):
     MIN_PLAYERS = 1
     MAX_PLAYERS = 6
     HSP_DEFAULT = 1  # a card without "hsp" scores one point
+    RELAND = True  # a shot may open again on the card it was picked up from
     STATE = Variant.STATE + ("shots", "points", "hits")
 
     def check_header(self, header):

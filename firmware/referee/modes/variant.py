@@ -58,6 +58,7 @@ class Variant(Engine):
     ABILITIES = None
     MAX_ABILITIES = 0
     HSP_DEFAULT = 0  # a card's score value when the header gives no "hsp"
+    RELAND = False  # snooker: a Bakugan may be thrown again onto its own card
     # Dynamic state besides the engine's, copied by the snapshot.
     STATE = ("active", "prev", "seized", "prizes", "void_b", "void_c", "void_i", "gone",
              "refills", "acted", "hsp")
@@ -568,6 +569,10 @@ class Variant(Engine):
             self.setup_land(b, z, t)
             return
         self._ready(p)
+        if self.loc[b] == z and not self.RELAND:
+            # Put back by hand where the referee already has it (after a
+            # failed throw from a card, a step back, a turn): not a throw.
+            raise Reject("%s already stands on zone %d" % (b, z))
         self._turn_check(p, b)
         self.check_throw(b)
         why = self.target_problem(b, z)

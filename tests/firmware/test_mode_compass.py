@@ -98,6 +98,25 @@ class BattleAndRotation(unittest.TestCase):
         k = gm.kinds()
         self.assertLess(k.index("battle"), k.index("rotate"))
 
+    def test_moved_bakugan_are_expected_back_on_their_new_zones(self):
+        gm = started()
+        gm.land("b00", 5)
+        gm.land("b11", 6)
+        gm.land("b01", 6)   # Dan 250 vs Runo 250: attacker Dan wins, then the turn
+        gm.resolve()
+        self.assertEqual(sorted(gm.g.view()["put_back"]), [["b00", 6], ["b01", 10]])
+        p, ids = gm.g.expects()
+        self.assertEqual(p, 1)
+        self.assertIn("b00", ids)
+        self.assertIn("b01", ids)
+        n = len(gm.out)
+        self.assertTrue(gm.land("b01", 10))   # put down on the new zone: no throw
+        self.assertEqual(len(gm.out), n)
+        self.assertEqual(gm.g.put_back, ["b00"])
+        self.assertEqual(gm.last("turn"), {"player": 1})
+        self.assertFalse(gm.land("b01", 10))
+        self.assertIn("already stands on zone 10", gm.reason())
+
     def test_the_next_battle_uses_the_new_quadrants_card(self):
         gm = started()
         gm.land("b00", 5)

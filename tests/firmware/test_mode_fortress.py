@@ -72,8 +72,15 @@ class Paths(unittest.TestCase):
         self.assertTrue(gm.land("b00", 6))    # opponent's defence from the fortress: no
         self.assertIn("cannot be reached from zone 12 (fortress)", gm.last("miss")["reason"])
         self.assertEqual(gm.g.loc["b00"], 12)  # back where it was thrown from
+        self.assertEqual(gm.g.view()["put_back"], [["b00", 12]])
+        self.assertIn("b00", gm.g.expects()[1])  # offered to identification
+        n = len(gm.out)
+        self.assertTrue(gm.land("b00", 12))   # put back by hand: a silent confirmation
+        self.assertEqual(len(gm.out), n)
+        self.assertEqual(gm.g.put_back, [])
+        self.assertEqual(gm.last("turn"), {"player": 1})
         before = gm.state()
-        self.assertFalse(gm.land("b00", 12))  # put back by hand: not a throw
+        self.assertFalse(gm.land("b00", 12))  # again: not a throw either
         self.assertEqual(gm.reason(), "b00 already stands on zone 12")
         self.assertEqual(gm.state(), before)
         gm.land("b10", 6)

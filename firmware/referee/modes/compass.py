@@ -58,6 +58,7 @@ class Game(Variant):
                 self.stand[z] = moved[z]
                 for b in moved[z]:
                     self.loc[b] = z
+                    self.expect_back(b)
         self.emit("rotate", t, (("moves", [[RING[i], RING[(i + 1) % 4]] for i in range(4)]),))
 
     def check_end(self, t):

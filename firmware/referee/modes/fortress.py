@@ -169,6 +169,7 @@ class Game(Variant):
             self.lift(b)
             self.put(b, w)
             self.prev[b] = UNUSED
+            self.expect_back(b)
             self.emit("move", t, (("bakugan", b), ("from", z), ("to", w)))
             return
         self.send_back(b, "stepped back", t)

@@ -61,7 +61,7 @@ class Variant(Engine):
     RELAND = False  # snooker: a Bakugan may be thrown again onto its own card
     # Dynamic state besides the engine's, copied by the snapshot.
     STATE = ("active", "prev", "seized", "prizes", "void_b", "void_c", "void_i", "gone",
-             "refills", "acted", "hsp")
+             "refills", "acted", "hsp", "put_back")
 
     def __init__(self, header, sink=None):
         Engine.__init__(self, header, sink)
@@ -121,6 +121,11 @@ class Variant(Engine):
         self.gone = [0] * n  # 1: the player has left the game
         self.refills = []  # [[player, zone]] cards owed, in order
         self.acted = []  # players who played a card or passed in this battle
+        # Bakugan the referee has standing on a zone where the players still
+        # have to put them by hand (after a failed throw from a card, a step
+        # back, the compass turn): expects() offers them to identification,
+        # and their landing there is a silent confirmation, not a throw.
+        self.put_back = []
         self.init_state()
 
     # ------------------------------------------------------------ mode hooks
@@ -179,6 +184,8 @@ class Variant(Engine):
     def throw_failed(self, b, reason, t):
         """Default: the Bakugan goes back where it was thrown from."""
         self.emit("miss", t, (("player", self.bak_owner[b]), ("bakugan", b), ("reason", reason)))
+        if self.loc[b] >= 0:
+            self.expect_back(b)
 
     def double(self, p, b, z, own, t):
         """b landed where p's Bakugan `own` already stand (no opponent).
@@ -374,6 +381,17 @@ class Variant(Engine):
         s.append(b)
         self.loc[b] = z
 
+    def _vacate(self, b):
+        Engine._vacate(self, b)
+        if b in self.put_back:
+            self.put_back.remove(b)
+
+    def expect_back(self, b):
+        """b stands on its zone for the referee but must be put there by
+        hand."""
+        if b not in self.put_back:
+            self.put_back.append(b)
+
     def lift(self, b):
         """Take b off the zone it stands on (it is being thrown or moved)."""
         self._vacate(b)
@@ -567,6 +585,9 @@ class Variant(Engine):
         p = self.bak_owner[b]
         if self.phase == SETUP:
             self.setup_land(b, z, t)
+            return
+        if b in self.put_back and self.loc[b] == z:
+            self.put_back.remove(b)
             return
         self._ready(p)
         if self.loc[b] == z and not self.RELAND:
@@ -783,7 +804,11 @@ class Variant(Engine):
         elif self.phase == SETUP:
             res = self.setup_expects()
         else:
-            res = (self.turn, self.throwable(self.turn))
+            ids = self.throwable(self.turn)
+            for b in self.put_back:
+                if b not in ids:
+                    ids.append(b)
+            res = (self.turn, ids)
         del self._buf[mark:]
         self._load(snap)
         return res
@@ -815,6 +840,7 @@ class Variant(Engine):
             "scores": [self.score(p) for p in range(self.n)],
             "gone": [p for p in range(self.n) if self.gone[p]],
             "refills": [list(r) for r in self.refills],
+            "put_back": [[b, self.loc[b]] for b in self.put_back],
             "winner": self.winner,
             "battle": bt,
             "choice": ch,

@@ -86,7 +86,8 @@ DEFAULTS = {
     "rail_margin": 8,        # counts from 0 / max_counts that count as rail
     "leave_match": 0.35,     # a leave removes an occupant's own field, to this share
     "settle_ms": 600,        # after a landing, more of the same field is still it
-    "lift_ms": 160,          # a partial drop holding this long is not a lift
+    "lift_ms": 120,          # a partial drop holding this long is not a lift
+    "quiet_sigma": 4.0,      # a zone is empty when its mean is this close to the baseline
     "refine_ms": 1500,       # after a landing, frames averaged into its signature
     "min_level_sigma": 4.0,  # a landing's level must be this many standard errors
     "decide_p": 0.995,       # identification: posterior needed to decide at once
@@ -94,6 +95,9 @@ DEFAULTS = {
     "match_z": 3.5,          # ... and the field must match the candidate this well
     "rel_spread": 0.03,      # a Bakugan's level from landing to landing
     "max_wait_ms": 400,      # decide anyway after holding still this long
+    "ramp_ms": 100,          # see _identify
+    "trend_sigma": 2.5,      # a landing's level must not be still moving
+    "ramp_share": 0.8,
     "absorb_ms": 1000,       # an unexplained steady field becomes the new state
     "fit_max_residual": 0.45,  # dipole boards: a landing must look like one magnet
 }
@@ -208,6 +212,7 @@ class Pipeline:
         self.dev = array("i", [0] * n)
         self.svf = array("i", [0] * n)
         self.acc = array("i", [0] * n)
+        self.ema = array("i", [0] * n)   # fast average of the window (counts << 4)
         self.last = array("i", [-1] * n)
         self.same = array("i", [0] * n)
         self.rail = array("i", [0] * n)
@@ -323,6 +328,7 @@ class Pipeline:
             dev[c] = x - ((base[c] + g + _BHALF) >> _BS)
         svf = self.svf
         acc = self.acc
+        ema = self.ema
         zch = self.zch
         on_t = self.on_t
         con_t = self.con_t
@@ -372,10 +378,13 @@ class Pipeline:
             if e_sum >= on_t[zi] or e_sig >= con_t[zi]:
                 if wact[zi] and s_sum <= na * (tol_t[zi] + (e_sum >> _TOLSH)) and \
                         s_sig <= na * coh_t[zi] and -s_sig <= na * coh_t[zi]:
+                    for j in range(m):
+                        c = chs[j]
+                        d = dev[c]
+                        ema[c] += ((d << 4) - ema[c]) >> 1
+                        if na < _NMAX:
+                            acc[c] += d
                     if na < _NMAX:
-                        for j in range(m):
-                            c = chs[j]
-                            acc[c] += dev[c]
                         nacc[zi] = na + 1
                     if t - wt0[zi] >= dwell and t >= hold[zi]:
                         wact[zi] = 0
@@ -389,7 +398,9 @@ class Pipeline:
                     hold[zi] = 0
                     for j in range(m):
                         c = chs[j]
-                        acc[c] = dev[c]
+                        d = dev[c]
+                        acc[c] = d
+                        ema[c] = d << 4
                     nacc[zi] = 1
             else:
                 if wact[zi]:
@@ -564,6 +575,8 @@ class Pipeline:
         acc = self.acc
         svf = self.svf
         vec = [acc[chs[j]] / na for j in range(m)]
+        ema = self.ema
+        now = [ema[chs[j]] / 16.0 for j in range(m)]   # the last few frames
         old = [svf[chs[j]] / (1 << _SB) for j in range(m)]
         delta = [vec[j] - old[j] for j in range(m)]
         dsum = 0.0
@@ -578,7 +591,7 @@ class Pipeline:
         occ = self.occ[zi]
         p = self.params
         # 1. Quiet: everything left, the field is back to the baseline.
-        if vsum < self.on_t[zi] and abs(sum(vec)) < self.con_t[zi]:
+        if self._quiet(zi, now, 3) and self._quiet(zi, self._perp(zi, vec, old), na):
             for o in occ:
                 self._left(zi, o, t)
             self.occ[zi] = []
@@ -611,7 +624,25 @@ class Pipeline:
             if best is None or r < br:
                 best, bk, br = o, k, r
         shaped = best is not None and br <= p["leave_match"] * dsum + self.tol_t[zi] / na
+        gone = False
         if shaped and bk <= p["leave_match"] - 1.0:
+            # A leave that leaves a clear field behind may be a Bakugan of
+            # the other polarity arriving: a lift's tail fades within
+            # lift_ms, an arrival holds.
+            gone = True
+            if best.landed:
+                rest = [now[j] - old[j] + best.contrib[j] for j in range(m)]
+                # and, over the whole window, nothing but a fading copy of
+                # its own field (a new magnet's bump would show here)
+                c = best.contrib
+                perp = self._perp(zi, [delta[j] + c[j] for j in range(m)], c)
+                if not self._quiet(zi, rest, 3) or not self._quiet(zi, perp, na):
+                    if t - self.wt0[zi] < p["lift_ms"]:
+                        self.wact[zi] = 1
+                        self.hold[zi] = self.wt0[zi] + p["lift_ms"]
+                        return
+                    gone = False
+        if gone:
             occ.remove(best)
             self._left(zi, best, t)
             if not occ:
@@ -642,9 +673,17 @@ class Pipeline:
             return
         # 4. A new Bakugan: a field with a Bakugan's shape, identified.
         level, se, ok = self._signature(zi, delta, na)
+        if ok and na >= 3 and t - self.wt0[zi] < p["max_wait_ms"]:
+            # still rising or falling? (the last frames against the window)
+            lnow, se1, ok1 = self._signature(zi, [now[j] - old[j] for j in range(m)], 1)
+            sd = se1 * ((1.0 / 3.0 + 1.0 / na) ** 0.5)
+            if abs(lnow - level) > p["trend_sigma"] * sd:
+                self.wact[zi] = 1
+                self.hold[zi] = t + self.period_ms
+                return
         if ok:
             force = t - self.wt0[zi] >= p["max_wait_ms"]
-            got = self._identify(zi, level, se, force)
+            got = self._identify(zi, level, se, force, t)
             if got is None:
                 self.wact[zi] = 1     # keep averaging, decide on a later frame
                 self.hold[zi] = t + (self.period_ms if self.gs is not None else 3 * self.period_ms)
@@ -680,6 +719,36 @@ class Pipeline:
             occ.append(Occupant(None, delta, False))
             self.nocc[zi] = len(occ)
         self._set_state(zi, vec)
+
+    def _perp(self, zi, v, c):
+        """v minus its projection on c: what of v is not a scaled copy of c."""
+        chs = self.zch[zi]
+        bad = self.bad
+        cc = 0.0
+        vc = 0.0
+        for j in range(len(chs)):
+            if not bad[chs[j]]:
+                cc += c[j] * c[j]
+                vc += v[j] * c[j]
+        beta = vc / cc if cc > 0.0 else 0.0
+        return [v[j] - beta * c[j] for j in range(len(chs))]
+
+    def _quiet(self, zi, vec, na):
+        """True when vec (a mean over na frames) is within the noise on every
+        healthy channel of zone zi, and so is its sum."""
+        chs = self.zch[zi]
+        sd = self.noise / (na ** 0.5)
+        lim = self.params["quiet_sigma"] * sd + self.unit
+        tot = 0.0
+        k = 0
+        for j in range(len(chs)):
+            if not self.bad[chs[j]]:
+                v = vec[j]
+                if v > lim or v < -lim:
+                    return False
+                tot += v
+                k += 1
+        return abs(tot) <= self.params["quiet_sigma"] * sd * (k ** 0.5) + k * self.unit * 0.5
 
     def _set_state(self, zi, vec):
         chs = self.zch[zi]
@@ -727,7 +796,7 @@ class Pipeline:
             del self.where[o.bid]
         self._emit("leave", t, "zone", self.zone_ids[zi], "bakugan", o.bid)
 
-    def _identify(self, zi, level, se, force):
+    def _identify(self, zi, level, se, force, t):
         """(bakugan id, learned?, certain?) for a Bakugan of signature level
         (standard error se) landing on zi, or None to wait for more frames:
         two candidates are still plausible, or none matches yet (a Bakugan
@@ -748,10 +817,20 @@ class Pipeline:
                 cands = free
         if not cands:
             return (None, False, False) if force else None
-        if len(cands) == 1:
-            return cands[0], False, True
         p = self.params
         b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"])
-        if force or (post >= p["decide_p"] and z <= p["match_z"]):
-            return b, False, post >= p["certain_p"] and z <= p["match_z"]
-        return None
+        if force:
+            return b, False, len(cands) == 1
+        if post < p["decide_p"] or z > p["match_z"]:
+            return None
+        # A ball that has rolled to a stop reads below what it will read
+        # standing open a moment later: a level that may be a stronger
+        # candidate still opening waits until it has held for ramp_ms.
+        sb = self.sigs.get(b)
+        if sb is not None and t - self.wt0[zi] < p["ramp_ms"]:
+            for c in cands:
+                sc = self.sigs.get(c)
+                if c != b and sc is not None and (sc > 0.0) == (sb > 0.0) and \
+                        abs(level) < p["ramp_share"] * abs(sc):
+                    return None
+        return b, False, len(cands) == 1 or post >= p["certain_p"]

@@ -21,8 +21,9 @@ What the variants share and the official game does not have:
 
 This base overrides the engine's feed() to settle what is pending (a battle,
 a pick) before an event not addressed to it (INPUTS and BATTLE_INPUTS as in
-the engine), and applies every event on a snapshot, so a rejected event
-changes nothing whatever the mode's handlers did before rejecting.
+the engine). As in the engine, handlers check everything before changing
+anything, and a snapshot restores what settling changed when the event is
+then rejected, so a rejected event changes nothing.
 """
 from referee.engine import Engine, OUT, OVER, PLAY, REFILL, SETUP, UNUSED, USED
 from referee.errors import Reject, SetupError
@@ -248,7 +249,10 @@ class Variant(Engine):
         t = ev.get("t", self.t)
         kind = ev.get("ev")
         mark = len(self._buf)
-        snap = self._save()
+        # Handlers check before they change anything; only settling what is
+        # pending (a battle, a pick) changes state before the event's own
+        # checks, so the snapshot is taken only then.
+        snap = self._save() if (self.battle is not None or self.choice is not None) else None
         try:
             if self.phase == OVER:
                 raise Reject("the game is over")
@@ -259,13 +263,15 @@ class Variant(Engine):
                 raise Reject("the game is over")
             getattr(self, "on_" + kind)(ev, t)
         except Reject as e:
-            self._load(snap)
+            if snap is not None:
+                self._load(snap)
             del self._buf[mark:]
             self.emit("reject", t, (("input", kind), ("reason", str(e))))
             self._flush()
             return False
         except (KeyError, TypeError, ValueError) as e:
-            self._load(snap)
+            if snap is not None:
+                self._load(snap)
             del self._buf[mark:]
             if isinstance(e, KeyError):
                 why = "missing field %s" % (e.args[0] if e.args else "?",)

@@ -6,7 +6,7 @@ except ImportError:  # MicroPython
     import mpunit as unittest
 
 import referee
-from referee.engine import OUT, UNUSED
+from referee.engine import OUT
 from cnkit import Game, header, player
 
 CARDS = [(0, 10), (50, 20), (0, 30), (0, 40), (0, 50), (0, 60)]

@@ -5,7 +5,6 @@ try:
 except ImportError:  # MicroPython
     import mpunit as unittest
 
-import referee
 from cnkit import Game, header, player
 
 CARDS = [(0, 10), (0, 20), (0, 30), (0, 40)]

@@ -23,9 +23,9 @@ except ImportError:  # CPython
         return x
 
 from referee import events as _events
+from store.eventlog import FIELDS
 
 RING = const(32)
-INPUTS = ("gate", "miss", "ability", "resolve", "choose", "undo")
 
 
 def _new_code(seed):
@@ -143,19 +143,24 @@ class WebApp:
         if p is None:
             return 403, "application/json", '{"error": "claim a side first: spectators only watch"}'
         kind = obj.get("ev")
-        if kind not in INPUTS:
+        journal = self.table.j if hasattr(self.table, "j") else self.table
+        # Whatever control event the mode in play accepts (its INPUTS), but
+        # never a landing: those come from the sensors.
+        if kind != "undo" and (kind == "land" or kind not in journal.game.INPUTS or kind not in FIELDS):
             return 400, "application/json", json.dumps({"error": "unknown input %s" % json.dumps(kind)})
         t = self.now()
-        journal = self.table.j if hasattr(self.table, "j") else self.table
         if kind == "undo":
             ok = journal.undo(t) is not None
             return 200, "application/json", json.dumps({"ok": ok, "reason": None if ok else "nothing to undo"})
-        ev = {"t": t, "ev": kind, "by": "phone"}
-        for k in ("gate", "zone", "bakugan", "card", "action"):
-            if k in obj:
+        ev = {}
+        for k in obj:
+            if k != "code":
                 ev[k] = obj[k]
-        if kind in ("gate", "ability", "choose"):
-            ev["player"] = p
+        ev["t"] = t
+        ev["by"] = "phone"
+        for name, _typ, _req in FIELDS[kind]:
+            if name == "player":
+                ev["player"] = p
         g = journal.game
         if kind == "miss":
             if g.bak_owner.get(ev.get("bakugan")) != p:

@@ -100,11 +100,19 @@ def test_state_claim_and_inputs(board):
     # Runo may not declare Dan's miss
     st, r = post(url + "/api/input", {"code": runo["code"], "ev": "miss", "bakugan": "drago"})
     assert st == 403
+    # landings come from the sensors, never from a phone
+    st, r = post(url + "/api/input", {"code": dan["code"], "ev": "land", "bakugan": "drago", "zone": 5})
+    assert st == 400
+    # the values of Dan's gate, entered when it is turned over
+    st, r = post(url + "/api/input", {"code": dan["code"], "ev": "reveal", "gate": "d1", "bonus": {"pyrus": 70}})
+    assert r == {"ok": True, "reason": None}
     st, state = get(url + "/api/state?since=0&code=" + dan["code"])
     assert state["you"]["player"] == 0
     assert "board" not in state
     assert state["view"]["zones"]["5"]["gate"] == "d1"
     assert [e[1]["ev"] for e in state["events"]][:2] == ["placed", "reject"]
+    assert state["events"][-1][1] == {"ev": "reveal", "t": state["events"][-1][1]["t"], "player": 0, "gate": "d1",
+                                      "bonus": {"pyrus": 70}}
     # undo from the phone takes Runo's gate back
     st, r = post(url + "/api/input", {"code": runo["code"], "ev": "undo"})
     assert r["ok"] is True

@@ -235,7 +235,7 @@ class Pipeline:
         self.sigs = {}           # bakugan id -> learnt signed level
         self.where = {}          # bakugan id -> zone index it stands on
         self.started = False
-        self.gcm = 0             # common-mode drift (fixed point, counts << _BS)
+        self.dg = 0              # last frame's mean baseline step of the quiet zones
         self.frames = 0
         self.last_decision = None  # (zone, level, std error, frames averaged) of the last landing
         for zi in range(nz):
@@ -281,7 +281,7 @@ class Pipeline:
             x = frame[c]
             base[c] = x << _BS
             last[c] = x
-        self.gcm = 0
+        self.dg = 0
         self.started = True
 
     def feed(self, frame, t):
@@ -302,7 +302,6 @@ class Pipeline:
         hi = self.rail_hi
         railn = self.rail_n
         stuckn = self.stuck_n
-        g = self.gcm
         for c in range(n):
             x = frame[c]
             if bad[c]:
@@ -325,7 +324,7 @@ class Pipeline:
             else:
                 same[c] = 0
                 last[c] = x
-            dev[c] = x - ((base[c] + g + _BHALF) >> _BS)
+            dev[c] = x - ((base[c] + _BHALF) >> _BS)
         svf = self.svf
         acc = self.acc
         ema = self.ema
@@ -343,10 +342,13 @@ class Pipeline:
         zdead = self.zdead
         dwell = self.dwell
         bk = self.bk
+        if self.frames < 64:
+            bk = 3      # warm-up: settle the baselines quickly on the first frames
         sk = self.sk
         db = self.db
         usum = 0
         ucnt = 0
+        dg = self.dg
         for zi in range(self.nz):
             if zdead[zi]:
                 continue
@@ -421,14 +423,18 @@ class Pipeline:
                     for j in range(m):
                         c = chs[j]
                         if not bad[c]:
-                            u = ((frame[c] << _BS) - base[c] - g) >> bk
+                            u = ((frame[c] << _BS) - base[c]) >> bk
                             base[c] += u
                             usum += u
                             ucnt += 1
-        # Drift common to the whole board (supply, reference, temperature)
-        # moves the baselines of busy zones too, as seen on the quiet ones.
-        if ucnt:
-            self.gcm = g + usum // ucnt
+                    continue
+            # A busy zone's baselines are frozen, but drift common to the
+            # whole board (supply, reference, temperature) moves them as it
+            # moves the quiet zones' ones.
+            if dg:
+                for j in range(m):
+                    base[chs[j]] += dg
+        self.dg = usum // ucnt if ucnt else 0
 
     # -- events (allocation allowed from here on) ------------------------
 
@@ -492,7 +498,7 @@ class Pipeline:
             c = chs[j]
             if not self.bad[c]:
                 if vec is None:
-                    self.base[c] = (self.last[c] << _BS) - self.gcm
+                    self.base[c] = self.last[c] << _BS
                 else:
                     self.base[c] += int(vec[j] * (1 << _BS))
                 self.dev[c] = 0
@@ -816,7 +822,7 @@ class Pipeline:
             if free:
                 cands = free
         if not cands:
-            return (None, False, False) if force else None
+            return None, False, False     # nothing to tell it by: waiting would not help
         p = self.params
         b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"])
         if force:

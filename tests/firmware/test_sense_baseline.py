@@ -1,0 +1,75 @@
+"""Baseline: follows slow drift on an empty zone, never absorbs a Bakugan
+standing still for minutes."""
+try:
+    import unittest
+except ImportError:  # MicroPython
+    import mpunit as unittest
+
+import sensekit
+from sense.pipeline import Pipeline
+
+
+class Baseline(unittest.TestCase):
+    def setUp(self):
+        self.b = sensekit.board(nzones=2, noise=3)
+        self.col = sensekit.Collect()
+        self.p = Pipeline(self.b, self.col)
+        self.sc = sensekit.Scene(self.b, seed=3)
+        self.sc.run(self.p, 1000)
+
+    def drift(self, ms, rates):
+        """Run ms of frames while channel offsets move at rates (counts/s)."""
+        step = 20
+        for _ in range(ms // step):
+            for c in range(len(rates)):
+                self.sc.offset[c] += rates[c] * step / 1000.0
+            self.sc.run(self.p, step)
+
+    def test_follows_slow_drift(self):
+        # 1 count/s either way (120 counts in 2 minutes on some channels):
+        # far beyond the landing threshold if the baseline stood still.
+        rates = [1.0, -0.8, 0.5, 1.0, -1.0, 0.7, 0.9, 0.9, -0.6, 0.2, 1.0, -1.0]
+        self.drift(120000, rates)
+        self.assertEqual(self.col.events, [])
+        dev = self.p.dev
+        for c in range(12):
+            self.assertLessEqual(abs(dev[c]), 12, "channel %d lags by %d" % (c, dev[c]))
+        # Landing still works after the drift.
+        self.sc.magnets["a"] = (30.0, 35, 60)
+        self.sc.run(self.p, 500)
+        self.assertEqual([e["ev"] for e in self.col.events], ["land"])
+
+    def test_standing_bakugan_is_not_absorbed(self):
+        self.sc.magnets["a"] = (20.0, 40, 45)
+        self.sc.run(self.p, 500)
+        self.assertEqual(len(self.col.kinds("land")), 1)
+        # Five minutes standing still while every sensor drifts together
+        # (supply, temperature: 0.1 count/s, 30 counts in all) and a little
+        # on its own (+-3 counts).
+        rates = [0.1 + 0.01 * (c % 3 - 1) for c in range(12)]
+        self.drift(300000, rates)
+        self.assertEqual([e["ev"] for e in self.col.events], ["land"])
+        # The zone still sees it: the deviation under it is intact.
+        self.assertGreater(sum(self.p.dev[c] for c in range(6)), 6 * 14)
+        del self.sc.magnets["a"]
+        self.sc.run(self.p, 500)
+        self.assertEqual([e["ev"] for e in self.col.events], ["land", "leave"])
+        # Idle again, no ghost landing from the drift it sat through.
+        self.sc.run(self.p, 20000)
+        self.assertEqual([e["ev"] for e in self.col.events], ["land", "leave"])
+
+    def test_common_drift_follows_into_busy_zones(self):
+        self.sc.magnets["a"] = (-25.0, 40, 45)
+        self.sc.run(self.p, 500)
+        # every channel moves 40 counts over a minute; zone 1 (empty) sees it
+        # and carries it into zone 0's frozen baselines
+        self.drift(60000, [40.0 / 60.0] * 12)
+        del self.sc.magnets["a"]
+        self.sc.run(self.p, 1000)
+        self.assertEqual([e["ev"] for e in self.col.events], ["land", "leave"])
+        for c in range(6):
+            self.assertLessEqual(abs(self.p.dev[c]), 12)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,77 @@
+"""Two Bakugan on one zone (a battle): the second arrival is seen, of either
+polarity, and each leave names the one that left."""
+try:
+    import unittest
+except ImportError:  # MicroPython
+    import mpunit as unittest
+
+import sensekit
+from sense.pipeline import Pipeline
+
+LEVEL = {"drago": 34.0, "tigrerra": -22.0, "preyas": 18.0}
+
+
+class Battle(unittest.TestCase):
+    def setUp(self):
+        self.b = sensekit.board(nzones=2, noise=3)
+        self.col = sensekit.Collect()
+        self.p = Pipeline(self.b, self.col)
+        self.sc = sensekit.Scene(self.b, seed=11)
+        self.sc.run(self.p, 1000)
+        # Teach the mat the Bakugan on zone 1.
+        for name in ("drago", "tigrerra", "preyas"):
+            self.p.register(name, 1)
+            self.sc.magnets[name] = (LEVEL[name], 105, 50)
+            self.sc.run(self.p, 1000)
+            del self.sc.magnets[name]
+            self.sc.run(self.p, 1000)
+        self.assertEqual([(e["ev"], e["bakugan"]) for e in self.col.events],
+                         [("land", "drago"), ("leave", "drago"), ("land", "tigrerra"), ("leave", "tigrerra"),
+                          ("land", "preyas"), ("leave", "preyas")])
+        self.col.events = []
+
+    def seq(self):
+        return [(e["ev"], e["zone"], e["bakugan"]) for e in self.col.events]
+
+    def put(self, name, x, y, ms=1500):
+        self.sc.magnets[name] = (LEVEL[name], x, y)
+        self.sc.run(self.p, ms)
+
+    def take(self, name, ms=1500):
+        del self.sc.magnets[name]
+        self.sc.run(self.p, ms)
+
+    def test_same_polarity_arrival_and_leaves(self):
+        self.put("drago", 30, 40)
+        self.put("preyas", 55, 80)
+        self.assertEqual(self.seq(), [("land", 0, "drago"), ("land", 0, "preyas")])
+        self.take("drago")          # the loser goes
+        self.assertEqual(self.seq()[2:], [("leave", 0, "drago")])
+        self.take("preyas")
+        self.assertEqual(self.seq()[3:], [("leave", 0, "preyas")])
+
+    def test_other_polarity_arrival(self):
+        self.put("drago", 30, 40)
+        self.put("tigrerra", 55, 80)
+        self.assertEqual(self.seq(), [("land", 0, "drago"), ("land", 0, "tigrerra")])
+        self.take("tigrerra")
+        self.take("drago")
+        self.assertEqual(self.seq()[2:], [("leave", 0, "tigrerra"), ("leave", 0, "drago")])
+
+    def test_both_removed_at_once(self):
+        self.put("drago", 30, 40)
+        self.put("tigrerra", 55, 80)
+        self.sc.magnets = {}
+        self.sc.run(self.p, 1500)
+        ev = self.seq()
+        self.assertEqual(ev[:2], [("land", 0, "drago"), ("land", 0, "tigrerra")])
+        self.assertEqual(sorted(ev[2:]), [("leave", 0, "drago"), ("leave", 0, "tigrerra")])
+
+    def test_neighbour_zone_does_not_trigger(self):
+        # A Bakugan at the edge of zone 0, next to zone 1.
+        self.put("drago", 72, 55, 3000)
+        self.assertEqual(self.seq(), [("land", 0, "drago")])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,138 @@
+"""Signatures: the sheet level learnt at register, refined while it stands;
+identification by the nearest signature within the referee's context; the
+dipole fit used on boards whose cards have no plate."""
+try:
+    import unittest
+except ImportError:  # MicroPython
+    import mpunit as unittest
+
+import sensekit
+from sense import signature
+from sense.pipeline import Pipeline
+
+RECT = (10.0, 10.0, 64.0, 90.0)
+
+
+class Level(unittest.TestCase):
+    def test_level_ignores_the_bump(self):
+        b = sensekit.board(nzones=1)
+        z = b["zones"][0]
+        gs = [sensekit.solid_share(z, s["x"], s["y"]) for s in b["sensors"]]
+        for x, y in ((26, 25), (42, 40), (58, 85), (30, 70)):
+            vs = [30.0 * gs[i] + sensekit.bump(30.0, s["x"] - x, s["y"] - y) for i, s in enumerate(b["sensors"])]
+            lv, k, spread = signature.level(vs, gs)
+            self.assertLess(abs(lv - 30.0), 1.5, (x, y, lv))
+            self.assertEqual(k, 5)
+
+    def test_posterior(self):
+        sigs = {"a": 20.0, "b": 30.0, "c": -25.0}
+        best, p, z = signature.posterior(29.0, 1.0, ["a", "b", "c"], sigs, 0.03)
+        self.assertEqual(best, "b")
+        self.assertGreater(p, 0.99)
+        best, p, z = signature.posterior(-24.0, 1.0, ["a", "b", "c"], sigs, 0.03)
+        self.assertEqual(best, "c")
+        # halfway between a and b: no clear answer
+        best, p, z = signature.posterior(25.0, 1.0, ["a", "b"], sigs, 0.03)
+        self.assertLess(p, 0.9)
+        # context: only a and c may land
+        self.assertEqual(signature.posterior(29.0, 1.0, ["a", "c"], sigs, 0.03)[0], "a")
+        # a never registered candidate wins only when nothing learnt fits
+        self.assertEqual(signature.posterior(29.5, 1.0, ["b", "new"], sigs, 0.03)[0], "b")
+        self.assertEqual(signature.posterior(-29.5, 1.0, ["b", "new"], sigs, 0.03)[0], "new")
+
+
+class DipoleFit(unittest.TestCase):
+    def setUp(self):
+        b = sensekit.board(nzones=1)
+        self.xs = [float(s["x"]) for s in b["sensors"]]
+        self.ys = [float(s["y"]) for s in b["sensors"]]
+
+    def test_recovers_strength_and_position(self):
+        # a magnet seen by two sensors or more (h = 18: wide footprint)
+        for m, x, y in ((300.0, 42.0, 25.0), (-120.0, 26.0, 40.0), (250.0, 58.0, 70.0), (-400.0, 30.0, 55.0)):
+            vs = [sensekit.bz(m, 18.0, self.xs[i] - x, self.ys[i] - y) for i in range(6)]
+            fm, fx, fy, res = signature.fit(self.xs, self.ys, vs, RECT, 18.0)
+            self.assertLess(abs(fm - m), 0.03 * abs(m), (m, x, y, fm, fx, fy))
+            self.assertLess(abs(fx - x), 2.5)
+            self.assertLess(abs(fy - y), 2.5)
+            self.assertLess(res, 0.05)
+
+    def test_two_magnets_fit_badly(self):
+        vs = [sensekit.bz(300.0, 18.0, self.xs[i] - 26, self.ys[i] - 25) +
+              sensekit.bz(-300.0, 18.0, self.xs[i] - 58, self.ys[i] - 85) for i in range(6)]
+        fm, fx, fy, res = signature.fit(self.xs, self.ys, vs, RECT, 18.0)
+        self.assertGreater(res, 0.5)
+
+
+LEVELS = {"drago": 36.0, "tigrerra": -24.0, "gorem": 16.0, "preyas": -33.0, "skyress": 25.0}
+
+
+class Identify(unittest.TestCase):
+    def setUp(self):
+        self.b = sensekit.board(nzones=2, noise=3)
+        self.col = sensekit.Collect()
+        self.ctx = None
+        self.p = Pipeline(self.b, self.col, context=lambda: self.ctx)
+        self.sc = sensekit.Scene(self.b, seed=5)
+        self.sc.run(self.p, 1000)
+        # Registration, each at its own place on zone 0
+        places = ((30, 30), (50, 70), (42, 55), (25, 80), (55, 35))
+        for i, name in enumerate(sorted(LEVELS)):
+            self.p.register(name, 0)
+            self.sc.magnets[name] = (LEVELS[name], places[i][0], places[i][1])
+            self.sc.run(self.p, 2000)
+            del self.sc.magnets[name]
+            self.sc.run(self.p, 500)
+        self.col.events = []
+
+    def land(self, name, x, y):
+        t0 = self.sc.t
+        self.sc.magnets[name] = (LEVELS[name], x, y)
+        self.sc.run(self.p, 600)
+        del self.sc.magnets[name]
+        self.sc.run(self.p, 600)
+        lands = self.col.kinds("land")
+        self.col.events = []
+        self.assertEqual(len(lands), 1)
+        return lands[0]["bakugan"], lands[0]["t"] - t0
+
+    def test_learnt_signatures(self):
+        sigs = self.p.signatures()
+        for name in LEVELS:
+            self.assertLess(abs(sigs[name] - LEVELS[name]), 0.1 * abs(LEVELS[name]), (name, sigs[name]))
+
+    def test_identified_elsewhere_without_context(self):
+        for name, x, y in (("drago", 28.0, 60.0), ("gorem", 56.0, 80.0), ("tigrerra", 96.0, 40.0),
+                           ("preyas", 130.0, 87.0), ("gorem", 100.0, 25.0), ("skyress", 40.0, 45.0)):
+            self.assertEqual(self.land(name, x, y)[0], name)
+
+    def test_context_decides_fast(self):
+        # skyress (25) and drago (36) are far apart: drago is decided at the
+        # dwell time; skyress too, after ramp_ms (it might be drago still
+        # opening)
+        self.ctx = ["skyress", "drago"]
+        bid, lat = self.land("drago", 30.0, 60.0)
+        self.assertEqual(bid, "drago")
+        self.assertLessEqual(lat, self.p.dwell + 40)
+        bid, lat = self.land("skyress", 30.0, 60.0)
+        self.assertEqual(bid, "skyress")
+        self.assertLessEqual(lat, self.p.params["ramp_ms"] + 40)
+        # only preyas may land: whatever it reads, it is preyas
+        self.ctx = ["preyas"]
+        self.assertEqual(self.land("preyas", 30.0, 60.0)[0], "preyas")
+
+    def test_on_mat_excluded(self):
+        self.ctx = ["drago", "skyress"]
+        self.sc.magnets["drago"] = (LEVELS["drago"], 28.0, 57.0)
+        self.sc.run(self.p, 600)
+        self.assertEqual(self.col.events[-1]["bakugan"], "drago")
+        self.assertEqual(self.p.occupants(0), ["drago"])
+        # the referee still lists drago (a move): the mat knows it stands
+        # on zone 0, so what lands on zone 1 is skyress
+        self.sc.magnets["skyress"] = (LEVELS["skyress"], 110.0, 57.0)
+        self.sc.run(self.p, 600)
+        self.assertEqual(self.col.events[-1]["bakugan"], "skyress")
+
+
+if __name__ == "__main__":
+    unittest.main()

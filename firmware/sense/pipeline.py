@@ -72,7 +72,7 @@ _SAT = const(3)
 FAULT_KINDS = (None, "dead", "stuck", "saturated")
 
 DEFAULTS = {
-    "dwell_ms": 20,          # a new state must hold still this long
+    "dwell_ms": 40,          # a new state must hold still this long
     "dead_sigma": 2,         # per-channel dead band of E, noise rms
     "on_sigma": 4,           # E threshold (sum above the dead bands), noise rms
     "coh_on_sigma": 5,       # C threshold, noise rms * sqrt(channels)
@@ -94,7 +94,7 @@ DEFAULTS = {
     "certain_p": 0.9999,     # ... to refine the signature from this landing
     "match_z": 3.5,          # ... and the field must match the candidate this well
     "rel_spread": 0.03,      # a Bakugan's level from landing to landing
-    "max_wait_ms": 400,      # decide anyway after holding still this long
+    "max_wait_ms": 300,      # decide anyway after holding still this long
     "ramp_ms": 100,          # see _identify
     "trend_sigma": 2.5,      # a landing's level must not be still moving
     "ramp_share": 0.8,

@@ -113,9 +113,12 @@ def test_state_claim_and_inputs(board):
     assert [e[1]["ev"] for e in state["events"]][:2] == ["placed", "reject"]
     assert state["events"][-1][1] == {"ev": "reveal", "t": state["events"][-1][1]["t"], "player": 0, "gate": "d1",
                                       "bonus": {"pyrus": 70}}
-    # undo from the phone takes Runo's gate back
+    # undo from a phone takes back the last event (the reveal), then Runo's gate
     st, r = post(url + "/api/input", {"code": runo["code"], "ev": "undo"})
     assert r["ok"] is True
+    st, state = get(url + "/api/state")
+    assert state["events"][-1][1]["ev"] == "undo" and "6" in state["view"]["zones"]
+    st, r = post(url + "/api/input", {"code": runo["code"], "ev": "undo"})
     st, state = get(url + "/api/state")
     assert "6" not in state["view"]["zones"]
 

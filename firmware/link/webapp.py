@@ -48,7 +48,7 @@ class WebApp:
         self.board_json = json.dumps({"name": board.get("name"), "zones": zones})
         self.header_json = json.dumps(table.header)
         self.codes = [None] * len(table.header["players"])
-        self.ring = [None] * RING
+        self.ring: list = [None] * RING  # (seq, encoded line) or None
         self.seq = 0
         self.last_reject = None
 

@@ -22,7 +22,7 @@ OPEN_MS = 80  # a Bakugan takes this long to pop open
 LIFT_MS = 300
 DRIFT_STEP_FRAMES = 50
 _NOISE_VARIANTS = 8
-_NOISE_CACHE = {}
+_NOISE_CACHE: dict = {}
 
 
 # --------------------------------------------------------------- geometry

@@ -613,6 +613,8 @@ class Pipeline:
         best = None
         bk = 0.0
         br = 0.0
+        bkey = 0.0
+        lim = p["leave_match"] * dsum + self.tol_t[zi] / na
         for o in occ:
             cc = 0.0
             dc = 0.0
@@ -627,9 +629,15 @@ class Pipeline:
             for j in range(m):
                 if not bad[chs[j]]:
                     r += abs(delta[j] - k * o.contrib[j])
-            if best is None or r < br:
-                best, bk, br = o, k, r
-        shaped = best is not None and br <= p["leave_match"] * dsum + self.tol_t[zi] / na
+            if r > lim:
+                continue
+            # Fields of Bakugan on a card look alike (the plate spreads
+            # them): an occupant fading (k < 0, the nearest to -1: the one
+            # whose whole field went) explains a change before any growth.
+            key = abs(k + 1.0) if k < 0.0 else 10.0 + r
+            if best is None or key < bkey:
+                best, bk, br, bkey = o, k, r, key
+        shaped = best is not None
         gone = False
         if shaped and bk <= p["leave_match"] - 1.0:
             # A leave that leaves a clear field behind may be a Bakugan of

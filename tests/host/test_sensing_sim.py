@@ -1,0 +1,185 @@
+"""The sensing pipeline on the magnetic simulator (CPython): scripted throws
+land on the right zone with the right Bakugan, rolling balls do not land,
+raw-log replay prints the sensed events, bad raw logs name the line, and the
+per-frame path allocates nothing under the real micropython binary."""
+import io
+import json
+
+import pytest
+
+from host_tools import bench_sensing, boards, fwpath, rawreplay, sim
+from host_tools.errors import UserError
+
+fwpath.ensure()
+from sense.pipeline import Pipeline  # noqa: E402
+
+HEADER = {
+    "mode": "official", "first": 0, "target": 3,
+    "players": [
+        {"name": "Dan", "bakugan": [{"id": "drago", "attr": "pyrus", "g": 450}],
+         "gates": [{"id": "g0", "bonus": {"pyrus": 50}}], "abilities": []},
+        {"name": "Runo", "bakugan": [{"id": "tigrerra", "attr": "haos", "g": 400}],
+         "gates": [{"id": "g1", "bonus": {"haos": 50}}], "abilities": []},
+    ],
+}
+
+TEACH = """
+bakugan drago moment 0.03 polarity up height 3 tilt 5
+bakugan tigrerra moment 0.022 polarity down height 3.5 tilt 8
+card on zone 5 at 0.5s
+register drago on zone 5 at 1s
+place drago on zone 5 at 2s, at (0, 0) mm
+remove drago at 3.5s
+register tigrerra on zone 5 at 4.5s
+place tigrerra on zone 5 at 5.5s, at (5, 10) mm
+remove tigrerra at 7s
+card off zone 5 at 7.5s
+"""
+
+
+@pytest.fixture(scope="module")
+def board():
+    return boards.load("reference")
+
+
+def sensed(board, text, seed=1):
+    res = sim.run(board, sim.parse_scenario(text), seed=seed)
+    events = []
+    p = Pipeline(board, events.append)
+    ci = 0
+    ctl = res.controls
+    for t, v in res.frames:
+        while ci < len(ctl) and ctl[ci]["t"] <= t:
+            if ctl[ci]["ev"] == "register":
+                p.register(ctl[ci]["bakugan"], ctl[ci]["zone"])
+            ci += 1
+        p.feed(v, t)
+    return res, events
+
+
+def test_throw_lands_on_the_right_zone_with_the_right_bakugan(board):
+    res, ev = sensed(board, TEACH + """
+card on zone 9 at 8s
+throw tigrerra -> zone 9 at 10s, opens at (12, -8) mm
+card on zone 3 at 11s
+throw drago -> zone 3 at 13s, opens at (-15, 25) mm
+remove zone 9 at 16s
+remove zone 3 at 17s
+idle 2s
+""")
+    lands = [e for e in ev if e["ev"] == "land" and not e.get("learned")]
+    assert [(e["zone"], e["bakugan"]) for e in lands] == [(9, "tigrerra"), (3, "drago")]
+    for e, t_open in zip(lands, (10000, 13000)):
+        assert -100 <= e["t"] - t_open <= 300
+    leaves = [(e["zone"], e["bakugan"]) for e in ev if e["ev"] == "leave"]
+    assert leaves[-2:] == [(9, "tigrerra"), (3, "drago")]
+
+
+def test_battle_second_bakugan_is_seen(board):
+    res, ev = sensed(board, TEACH + """
+card on zone 6 at 8s
+throw drago -> zone 6 at 10s, opens at (-10, -20) mm
+throw tigrerra -> zone 6 at 13s, opens at (12, 18) mm
+remove tigrerra at 16s
+remove drago at 18s
+idle 2s
+""")
+    game = [(e["ev"], e["zone"], e["bakugan"]) for e in ev if not e.get("learned")][2:]
+    assert game == [("land", 6, "drago"), ("land", 6, "tigrerra"), ("leave", 6, "tigrerra"), ("leave", 6, "drago")]
+
+
+def test_roll_across_zones_does_not_land(board):
+    res, ev = sensed(board, TEACH + """
+card on zone 1 at 8s
+card on zone 5 at 8s
+card on zone 9 at 8s
+roll drago across zones 1,5,9 and off at 9s
+roll tigrerra across zones 9,5,1 and off at 12s
+bounce drago on zone 5 at 15s
+idle 3s
+""")
+    assert [e for e in ev if e["ev"] == "land" and not e.get("learned")] == []
+    assert [e for e in ev if e["ev"] == "fault"] == []
+
+
+def test_dead_channel_is_reported_and_the_zone_still_works(board):
+    res, ev = sensed(board, TEACH + """
+fault ch 32 dead at 8s
+card on zone 5 at 11s
+throw drago -> zone 5 at 13s, opens at (10, 20) mm
+idle 2s
+""")
+    faults = [(e["ch"], e["kind"]) for e in ev if e["ev"] == "fault"]
+    assert faults == [(32, "dead")]
+    lands = [e for e in ev if e["ev"] == "land" and not e.get("learned")]
+    assert [(e["zone"], e["bakugan"]) for e in lands] == [(5, "drago")]
+
+
+def raw_log(tmp_path, board, text, header=HEADER):
+    res = sim.run(board, sim.parse_scenario(text), seed=2, header=header)
+    path = tmp_path / "game.raw"
+    path.write_text("\n".join(res.raw_lines(header)) + "\n", encoding="utf-8")
+    return path, res
+
+
+def test_raw_replay_sensed(tmp_path, board):
+    path, res = raw_log(tmp_path, board, TEACH + """
+card on zone 9 at 8s
+throw drago -> zone 9 at 10s, opens at (12, -8) mm
+remove zone 9 at 13s
+idle 1s
+""")
+    # (the referee's context: it is player 0's turn, drago is theirs)
+    out = io.StringIO()
+    assert rawreplay.replay_raw(str(path), "sensed", out=out) == 0
+    lines = out.getvalue().splitlines()
+    evs = [json.loads(line) for line in lines]
+    assert [(e["ev"], e["zone"], e["bakugan"]) for e in evs] == [
+        ("land", 5, "drago"), ("leave", 5, "drago"), ("land", 5, "tigrerra"), ("leave", 5, "tigrerra"),
+        ("land", 9, "drago"), ("leave", 9, "drago")]
+    assert evs[0]["learned"] is True and "learned" not in evs[4]
+    # key order: ev, t, zone, bakugan
+    assert lines[4].startswith('{"ev": "land", "t": ')
+    assert 10000 - 100 <= evs[4]["t"] <= 10000 + 300
+
+
+def test_raw_replay_through_the_cli(tmp_path, board, capsys):
+    from host_tools import cli
+    path, res = raw_log(tmp_path, board, TEACH + """
+gate 0 g0 on zone 9 at 7.8s
+gate 1 g1 on zone 10 at 7.9s
+throw drago -> zone 9 at 10s, opens at (12, -8) mm
+idle 1s
+""")
+    assert cli.main(["replay", "--sensed", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert '"bakugan": "drago", "zone": 9' not in out   # key order is ev, t, zone, bakugan
+    assert '"zone": 9, "bakugan": "drago"' in out
+    assert cli.main(["replay", "--json", str(path)]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    stands = [e for e in out if e["ev"] == "stand"]
+    assert [(e["bakugan"], e["zone"]) for e in stands] == [("drago", 9)]
+    assert cli.main(["replay", str(path)]) == 0
+    assert "opens drago on zone 9" in capsys.readouterr().out
+
+
+def test_raw_replay_bad_input_names_the_line(tmp_path, board):
+    path, res = raw_log(tmp_path, board, TEACH)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    bad = lines[:5] + ['{"t": %d, "v": [1, 2, 3]}' % (res.frames[3][0] + 1)] + lines[5:]
+    p = tmp_path / "bad.raw"
+    p.write_text("\n".join(bad) + "\n", encoding="utf-8")
+    with pytest.raises(UserError) as e:
+        rawreplay.replay_raw(str(p), "sensed", out=io.StringIO())
+    assert "line 6" in str(e.value) and "96" in str(e.value)
+    bad = lines[:3] + ['{"t": %d, "v": [%s]}' % (res.frames[1][0], ",".join(["5000"] * 96))] + lines[3:]
+    p.write_text("\n".join(bad) + "\n", encoding="utf-8")
+    with pytest.raises(UserError) as e:
+        rawreplay.replay_raw(str(p), "json", out=io.StringIO())
+    assert "line 4" in str(e.value) and "out of range" in str(e.value)
+
+
+def test_steady_state_allocates_nothing_under_micropython(board):
+    per_frame, us, events = bench_sensing.micropython_steady_state(board, nframes=500)
+    assert events == 0
+    assert per_frame == 0.0

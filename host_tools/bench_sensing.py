@@ -1,6 +1,6 @@
 """Sensing benchmark: the firmware pipeline on simulated games and idle mats.
 
-    python -m host_tools.bench_sensing [--games 200] [--idle-hours 10] [--seed 1]
+    python -m host_tools.bench_sensing [--games 200] [--idle-hours 10] [--seed 1] [--jobs 2]
     (the lead wires it as `bakumat bench sensing`)
 
 Prints (figures, not pass/fail):
@@ -102,30 +102,41 @@ def score(truth, sensed):
     }
 
 
-def corpus(board, games, seed0, params=None, progress=None):
+def _one_game(args):
+    board, seed, params = args
+    header, res = simulate(board, seed)
+    t0 = time.time()
+    s1 = score(res.truth, run_pipeline(board, header, res, True, params))
+    dt = time.time() - t0
+    s2 = score(res.truth, run_pipeline(board, header, res, False, params))
+    return {"opens": s1["opens"], "lands": s1["lands"], "matched": len(s1["matched"]), "false": len(s1["false"]),
+            "missed": len(s1["missed"]), "id_n": s1["id_n"], "id_ok": s1["id_ok"], "id_n_free": s2["id_n"],
+            "id_ok_free": s2["id_ok"], "latency": s1["latency"], "frames": len(res.frames),
+            "ms": res.frames[-1][0] if res.frames else 0, "pipe_s": dt}
+
+
+def corpus(board, games, seed0, params=None, progress=None, jobs=1):
+    """Totals over `games` simulated games from seed0 (in `jobs` processes)."""
     tot = {"opens": 0, "lands": 0, "matched": 0, "false": 0, "missed": 0, "id_n": 0, "id_ok": 0,
            "id_n_free": 0, "id_ok_free": 0, "latency": [], "frames": 0, "ms": 0, "pipe_s": 0.0}
-    for k in range(games):
-        seed = seed0 + k
-        header, res = simulate(board, seed)
-        t0 = time.time()
-        s1 = score(res.truth, run_pipeline(board, header, res, True, params))
-        tot["pipe_s"] += time.time() - t0
-        s2 = score(res.truth, run_pipeline(board, header, res, False, params))
-        tot["opens"] += s1["opens"]
-        tot["lands"] += s1["lands"]
-        tot["matched"] += len(s1["matched"])
-        tot["false"] += len(s1["false"])
-        tot["missed"] += len(s1["missed"])
-        tot["id_n"] += s1["id_n"]
-        tot["id_ok"] += s1["id_ok"]
-        tot["id_n_free"] += s2["id_n"]
-        tot["id_ok_free"] += s2["id_ok"]
-        tot["latency"] += s1["latency"]
-        tot["frames"] += len(res.frames)
-        tot["ms"] += res.frames[-1][0] if res.frames else 0
-        if progress:
-            progress(k + 1, games)
+    tasks = [(board, seed0 + k, params) for k in range(games)]
+    if jobs > 1:
+        import multiprocessing
+        pool = multiprocessing.Pool(jobs)
+        results = pool.imap(_one_game, tasks)
+    else:
+        pool = None
+        results = map(_one_game, tasks)
+    try:
+        for k, r in enumerate(results):
+            for key in tot:
+                tot[key] += r[key]
+            if progress:
+                progress(k + 1, games)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     return tot
 
 
@@ -245,7 +256,7 @@ def micropython_steady_state(board, nframes=2000, seed=3):
     return alloc / float(n), us / float(n2), out["EVENTS"][0]
 
 
-def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True):
+def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True, jobs=1):
     w = out.write
     w("sensing benchmark: board %s, %d simulated games from seed %d, %.1f idle hours\n"
       % (board["name"], games, seed, idle_hours))
@@ -254,7 +265,7 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True)
         if k % 20 == 0 or k == n:
             sys.stderr.write("  games %d/%d\n" % (k, n))
     t0 = time.time()
-    tot = corpus(board, games, seed, params, progress)
+    tot = corpus(board, games, seed, params, progress, jobs)
     prec = tot["matched"] / float(tot["lands"] or 1)
     rec = tot["matched"] / float(tot["opens"] or 1)
     idc = tot["id_ok"] / float(tot["id_n"] or 1)
@@ -291,10 +302,11 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--idle-hours", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="simulate and score games in this many processes")
     ap.add_argument("--no-micropython", action="store_true", help="skip the micropython heap/time figures")
     args = ap.parse_args(argv)
     board = boards.load(args.board)
-    report(board, args.games, args.idle_hours, args.seed, mp=not args.no_micropython)
+    report(board, args.games, args.idle_hours, args.seed, mp=not args.no_micropython, jobs=max(1, args.jobs))
     return 0
 
 

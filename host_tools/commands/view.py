@@ -41,8 +41,13 @@ def open_browser(url, out=sys.stdout):
         out.write("(no browser found: open %s yourself)\n" % url)
 
 
-def serve_until_interrupted(srv, out=sys.stdout):
+def serve_until_interrupted(srv, out=sys.stdout, banner=None, browser=False):
     try:
+        if banner:
+            out.write(banner + "\n")
+            out.flush()
+        if browser:
+            open_browser(srv.url, out)
         while srv.thread.is_alive():
             time.sleep(0.5)
     except KeyboardInterrupt:
@@ -72,11 +77,9 @@ def run(args):
     else:
         raise UserError("nothing to show: give a log file, --live [--port PORT] or --vboard")
     srv = server.start(src, port=args.http, verbose=args.verbose)
-    print("bakumat view: %s at %s  (Ctrl-C to stop)" % (src.title, srv.url), flush=True)
-    if not args.no_browser:
-        open_browser(srv.url)
     try:
-        return serve_until_interrupted(srv)
+        return serve_until_interrupted(srv, banner="bakumat view: %s at %s  (Ctrl-C to stop)" % (src.title, srv.url),
+                                       browser=not args.no_browser)
     finally:
         if watcher is not None:
             watcher.close()

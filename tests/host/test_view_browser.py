@@ -146,8 +146,8 @@ def test_human_throws_by_clicking_a_zone(browser):
         page.wait_for_function("document.getElementById('hint').textContent.indexOf('your throw with') === 0",
                                timeout=60000)
         bak = re.match(r"your throw with (\S+):", page.inner_text("#hint")).group(1)
-        # throw at a zone with a gate card on it
-        zone = int(page.get_attribute("#mat g.zone[data-gate]", "data-zone"))
+        # throw at a zone where a gate card lies and nobody stands
+        zone = int(page.get_attribute('#mat g.zone[data-gate][data-bakugan=""]', "data-zone"))
         human = out.getvalue().splitlines()[1].split(":")[0].strip()
         page.click('#mat g.zone[data-zone="%d"] rect.zr' % zone, force=True)
         want = re.compile(r"%s opens %s on zone %d\b" % (re.escape(human), re.escape(bak), zone))

@@ -90,9 +90,10 @@ def ask_maintenance(port, out, timeout=1.5):
         except LinkError as e:
             out.write("the app refused maintenance mode (%s): mpremote will interrupt it with Ctrl-C\n" % e)
             return False
-        return True
     finally:
         link.close()
+    settle(port)
+    return True
 
 
 def confirm_app(port, fw, timeout, out):
@@ -172,13 +173,34 @@ def _previous_app(mp):
 
 
 def _restart(mp, in_maint, out):
+    """Leave maintenance mode and hard-reset (mpremote's own `reset` way:
+    exec without waiting for an answer the reset would cut)."""
     out.write("restarting the board\n")
-    code = ("try:\n import maint\n maint.leave()\nexcept ImportError:\n pass\n"
-            "import machine\nmachine.reset()\n")
     try:
-        mp.exec(code, timeout=15)
+        mp.run([["exec", "try:\n import maint\n maint.leave()\nexcept ImportError:\n pass\n"],
+                ["exec", "--no-follow", "import time, machine; time.sleep_ms(100); machine.reset()"]], timeout=30)
     except UserError:
-        pass    # the reset cuts the connection under mpremote
+        pass    # the reset may cut the connection under mpremote
+
+
+def settle(port, quiet_s=0.5, max_s=8.0):
+    """After the app reboots into maintenance mode: wait for the port to come
+    back and for the boot messages to stop, so mpremote meets a REPL."""
+    wait_for_port(port, max_s)
+    deadline = time.monotonic() + max_s
+    try:
+        s = transport.open_serial(port, timeout=0.1)
+    except UserError:
+        return
+    try:
+        last = time.monotonic()
+        while time.monotonic() < deadline:
+            if s.read(256):
+                last = time.monotonic()
+            elif time.monotonic() - last >= quiet_s:
+                return
+    finally:
+        s.close()
 
 
 def run(args):

@@ -117,6 +117,9 @@ class Link:
     def pending_tx(self):
         return self._len
 
+    def tx_free(self):
+        return len(self.tx) - self._len
+
     def flush(self, budget):
         """Write up to budget queued bytes to the port; return how many."""
         sent = 0

@@ -1,8 +1,9 @@
 """The physical side of a fake board, for tests. TEST CODE: DO NOT UPLOAD TO
 A BOARD.
 
-FakeMat routes per-channel sensor counts through the multiplexer, as the
-wiring says: reading ADC pin P returns the value of the channel wired to
+FakeMat routes per-channel sensor counts (`values`, or what `provider()`
+returns at the moment of the read) through the multiplexer, as the wiring
+says: reading ADC pin P returns the value of the channel wired to
 (P's adc index, the mux input the select pins currently choose), so a scanner
 that sets the wrong select pins reads the wrong channel. Unwired inputs
 float (read `floating`).
@@ -15,14 +16,19 @@ from fakes import machine as _machine
 
 
 class FakeMat:
-    def __init__(self, wiring, shift=4, floating=12345, world=None):
+    def __init__(self, wiring, shift=4, floating=12345, world=None, noise=0, seed=1):
+        """noise: uniform +-noise counts added to every healthy read
+        (a real Hall sensor never reads exactly the same twice)."""
         self.world = world or _machine.world
+        self.noise = noise
+        self._rnd = seed
         self.shift = shift
         self.floating = floating
         self.selects = list(wiring.get("mux_select", []))
         chans = wiring["channels"]
         self.values = [0] * len(chans)
         self.dead = {}            # channel -> stuck value
+        self.provider = None      # callable() -> counts in channel order, read at every ADC read
         self.route = {}
         for ch in range(len(chans)):
             a, m = chans[ch][0], chans[ch][1]
@@ -40,7 +46,11 @@ class FakeMat:
                 return self.floating
             if ch in self.dead:
                 return self.dead[ch] << self.shift
-            return self.values[ch] << self.shift
+            v = self.provider()[ch] if self.provider is not None else self.values[ch]
+            if self.noise:
+                self._rnd = (self._rnd * 1103515245 + 12345) & 0x7FFFFFFF
+                v += (self._rnd >> 16) % (2 * self.noise + 1) - self.noise
+            return v << self.shift
         return read
 
     def set(self, counts):

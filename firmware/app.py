@@ -1,0 +1,581 @@
+"""The BakuMat application: one cooperative loop on a tick scheduler.
+
+    import app
+    a = app.App(board, board_def)    # board: hw.Board from hw.esp32 / hw.vboard
+    a.boot()                         # resume the stored game, say hello, start the WDT
+    a.run()                          # forever (tests: run(until=...))
+
+Why a tick scheduler and not asyncio: the only hard deadline is the scan
+(every 1000/rate_hz ms) and everything else is bounded work that can wait
+one tick. A fixed order per tick (scan -> sense+referee -> link input ->
+feedback -> link output -> watchdog) makes the worst case the plain sum of
+the stage budgets, which is measured (bench_runtime) instead of hoped for;
+asyncio would add a task queue, per-await objects and fairness that
+depends on every task yielding often enough, with no priority for the scan.
+Between ticks the loop only reads serial input (until the next scan is due)
+and sleeps in board.idle(), which returns early when input arrives.
+
+Bounded work per tick: the link reads at most rx_budget bytes and handles
+at most MSGS_PER_TICK messages; output drains at most board.tx_budget
+bytes; feedback redraws at most every 40 ms. A tick that starts more than a
+period late is counted in `overruns`; the schedule then restarts from now
+rather than bursting to catch up.
+
+The watchdog is fed at the end of a tick that scanned and ran every stage
+without an exception. A stage that raises is reported (a `log` frame) and
+the loop goes on; after MAX_FAILS failing ticks in a row it stops feeding,
+so the watchdog resets the board, as it does when anything hangs.
+"""
+import gc
+import json
+import sys
+
+import referee
+from referee.events import encode_json
+from match import Match
+from show.feedback import Feedback
+from link.server import Link
+from store.state import State, StoreError
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from version import FW as FW_VERSION
+
+PROTO = const(1)
+MSGS_PER_TICK = const(2)
+MAX_FAILS = const(10)
+TX_RESERVE = const(2048)   # free TX bytes needed before taking a request
+WDT_MS = const(3000)
+CONTROLS = ("gate", "miss", "ability", "resolve", "choose", "register")
+# stage indices for the per-stage timing (bench_runtime)
+ST_SCAN = const(0)
+ST_SENSE = const(1)
+ST_LINK = const(2)
+ST_SHOW = const(3)
+ST_TX = const(4)
+STAGES = ("scan", "sense", "link", "show", "tx")
+
+
+class Recorder:
+    """The referee game as Match sees it: every accepted input event is
+    saved (store) before the loop goes on; the sink knows which zone the
+    input was about (for reject feedback)."""
+
+    def __init__(self, game, app):
+        self.game = game
+        self.app = app
+
+    def feed(self, ev):
+        self.app._input_zone = ev.get("zone")
+        ok = self.game.feed(ev)
+        if ok:
+            self.app._accepted(ev)
+        self.app._view_dirty = True
+        return ok
+
+    def finish(self, t=None):
+        self.game.finish(t)
+        self.app._view_dirty = True
+
+    def expects(self):
+        return self.game.expects()
+
+    def view(self):
+        return self.game.view()
+
+
+class App:
+    def __init__(self, board, board_def, wdt_ms=WDT_MS, profile=False):
+        self.b = board
+        self.bd = board_def
+        self.clock = board.clock
+        rate = board_def.get("rate_hz", 50)
+        self.period = 1000 // rate
+        self.link = Link(board.port, board.clock)
+        self.fb = Feedback(board.strip, board.buzzer, board.clock, board_def)
+        self.store = State(board.fs_root)
+        self.wdt_ms = wdt_ms
+        self.ch_zone = {}
+        for s in board_def.get("sensors", []):
+            self.ch_zone[s["ch"]] = s["zone"]
+        self.header = None
+        self.game = None
+        self.rec = None
+        self.match = None
+        self.events = 0
+        self.g_base = 0            # ticks when game time g_off started
+        self.g_off = 0
+        self.last_t = 0
+        self.raw = False
+        self.faults = []
+        self.scans = 0
+        self.overruns = 0
+        self.loop_us_max = 0
+        self.fails = 0
+        self.save_errors = 0
+        self.replaying = False
+        self._input_zone = None
+        self._view_dirty = False
+        self._maint_pending = False
+        self._reset_pending = False
+        self._selftest = None
+        self.boot_ms = self.clock.ticks_ms()
+        self.profile = profile
+        from array import array
+        self.stage_us = array("i", [0] * len(STAGES))
+        self.stage_max = array("i", [0] * len(STAGES))
+        self.ticks = 0
+        self.buttons = board.buttons
+        self._btn_prev = bytearray(len(self.buttons))
+        for i in range(len(self.buttons)):
+            self._btn_prev[i] = 1
+
+    # ------------------------------------------------------------- boot
+    def boot(self):
+        st = self.store
+        st.cleanup()
+        resumed = 0
+        try:
+            resumed = self._resume()
+        except (StoreError, referee.SetupError, ValueError, KeyError, TypeError) as e:
+            self.log("stored game not resumed: %s" % e)
+            self._drop_game()
+        self.link.send("hello", {"fw": FW_VERSION, "proto": PROTO, "board": self.bd.get("name"),
+                                 "cause": self.b.reset_cause, "resumed": resumed})
+        self.fb.event(("boot", 0, ()))
+        self.b.wdt_start(self.wdt_ms)
+        return resumed
+
+    def _resume(self):
+        header = None
+        n = 0
+        last_t = 0
+        for lineno, obj in self.store.game_lines():
+            if header is None:
+                header = obj
+                self._new_game(header, save=False)
+                self.replaying = True
+                continue
+            if not self.game.feed(obj):
+                self.replaying = False
+                raise StoreError("game.ndj line %d: stored event rejected on replay" % lineno)
+            n += 1
+            last_t = obj.get("t", last_t)
+        self.replaying = False
+        if header is None:
+            return 0
+        self.events = n
+        self.g_off = last_t
+        self.last_t = last_t
+        self.g_base = self.clock.ticks_ms()
+        self._view_dirty = True
+        return n
+
+    def _drop_game(self):
+        self.header = None
+        self.game = None
+        self.rec = None
+        self.match = None
+        self.replaying = False
+
+    def _new_game(self, header, save=True):
+        g = referee.new_game(header, self._game_out)   # SetupError on a bad header
+        if save:
+            self.store.game_start(header)
+        self.header = header
+        self.game = g
+        self.rec = Recorder(g, self)
+        self.match = Match(self.bd, self.rec, self._sensed)
+        sigs = self.store.load_signatures()
+        if sigs:
+            self.match.pipeline.sigs.update(sigs)
+        cal = self.store.load_calibration()
+        if cal and "zero" in cal and len(cal["zero"]) == self.b.scanner.n:
+            self.match.pipeline._start(cal["zero"])
+        self.events = 0
+        self.g_base = self.clock.ticks_ms()
+        self.g_off = 0
+        self.last_t = 0
+        self.fb.configure(header)
+        self._view_dirty = True
+
+    def gtime(self, now):
+        t = self.g_off + self.clock.ticks_diff(now, self.g_base)
+        if t < self.last_t:
+            t = self.last_t
+        return t
+
+    # ---------------------------------------------------------- outputs
+    def log(self, msg):
+        self.link.send("log", {"msg": msg})
+
+    def _game_out(self, out):
+        if self.replaying:
+            return
+        if out[0] == "reject":
+            for k, v in out[2]:
+                if k == "reason":
+                    self._last_reject = v
+        self.link.send_json("game", encode_json(out))
+        self.fb.event(out, self._input_zone)
+        self._view_dirty = True
+
+    def _sensed(self, ev):
+        kind = ev.get("ev")
+        if kind == "fault":
+            ch = ev.get("ch")
+            zone = self.ch_zone.get(ch)
+            body = dict(ev)
+            body["zone"] = zone
+            if ch not in self.faults:
+                self.faults.append(ch)
+            self.link.send("fault", body)
+            self.fb.fault(zone, True)
+            return
+        self.link.send("mat", ev)
+        if kind == "land" and ev.get("learned"):
+            try:
+                self.store.save_signatures(self.match.pipeline.signatures())
+            except OSError as e:
+                self.save_errors += 1
+                self.log("signatures not saved: %s" % e)
+
+    def _accepted(self, ev):
+        self.events += 1
+        t = ev.get("t", 0)
+        if t > self.last_t:
+            self.last_t = t
+        try:
+            self.store.game_append(ev)
+        except OSError as e:
+            self.save_errors += 1
+            self.log("event not saved: %s" % e)
+
+    # ------------------------------------------------------------- loop
+    def run(self, until=None, max_ticks=None):
+        """The main loop. until(): stop when it returns true (tests);
+        max_ticks: stop after that many ticks."""
+        clock = self.clock
+        period = self.period
+        nxt = clock.ticks_ms()
+        n = 0
+        while True:
+            if until is not None and until():
+                return n
+            now = clock.ticks_ms()
+            if clock.ticks_diff(now, nxt) >= 0:
+                if clock.ticks_diff(now, nxt) >= period:
+                    self.overruns += 1
+                    nxt = now
+                self.tick(now)
+                nxt = clock.ticks_add(nxt, period)
+                n += 1
+                if max_ticks is not None and n >= max_ticks:
+                    return n
+                continue
+            # spare time until the next scan: read input, then sleep
+            self.link.service(nxt)
+            wait = clock.ticks_diff(nxt, clock.ticks_ms())
+            if wait > 0:
+                if self.link.inbox:
+                    clock.sleep_ms(wait)     # messages wait for the tick
+                else:
+                    self.b.idle(wait)        # returns early on input
+
+    def tick(self, now):
+        clock = self.clock
+        us = clock.ticks_us
+        diff = clock.ticks_diff
+        t0 = us()
+        ok = True
+        # 1. scan: nothing before it, so a scan is never late by more than
+        # the previous tick's overrun
+        frame = self.b.scanner.scan()
+        self.scans += 1
+        t1 = us()
+        # 2. sensing and referee
+        try:
+            if self.match is not None:
+                self.match.frame(frame, self.gtime(now))
+            if self.raw:
+                self.link.send("frame", {"t": self.gtime(now), "c": list(frame)}, bulk=True)
+        except Exception as e:
+            ok = False
+            self._fail("sense", e)
+        t2 = us()
+        # 3. link input: a few messages at most
+        try:
+            self.link.service(clock.ticks_add(now, self.period // 2))
+            for _ in range(MSGS_PER_TICK):
+                # back-pressure: a request is taken only when its reply fits
+                if self.link.tx_free() < TX_RESERVE:
+                    break
+                m = self.link.next()
+                if m is None:
+                    break
+                self.handle(m[0], m[1], m[2])
+            if self.buttons:
+                self._poll_buttons()
+        except Exception as e:
+            ok = False
+            self._fail("link", e)
+        t3 = us()
+        # 4. feedback: decisions of this tick show now
+        try:
+            if self._view_dirty and self.game is not None:
+                self._view_dirty = False
+                self.fb.sync(self.game.view())
+            if self._selftest is not None:
+                self._selftest_step(now)
+            self.fb.tick(now)
+        except Exception as e:
+            ok = False
+            self._fail("show", e)
+        t4 = us()
+        # 5. link output, bounded
+        self.link.flush(self.b.tx_budget)
+        if self._maint_pending or self._reset_pending:
+            self._restart()
+        t5 = us()
+        # 6. watchdog: only a healthy tick feeds it
+        if ok:
+            self.fails = 0
+        if self.fails < MAX_FAILS and self.b.wdt is not None:
+            self.b.wdt.feed()
+        d = diff(t5, t0)
+        if d > self.loop_us_max:
+            self.loop_us_max = d
+        self.ticks += 1
+        if self.profile:
+            self._prof(ST_SCAN, diff(t1, t0))
+            self._prof(ST_SENSE, diff(t2, t1))
+            self._prof(ST_LINK, diff(t3, t2))
+            self._prof(ST_SHOW, diff(t4, t3))
+            self._prof(ST_TX, diff(t5, t4))
+
+    def _prof(self, i, d):
+        self.stage_us[i] += d
+        if d > self.stage_max[i]:
+            self.stage_max[i] = d
+
+    def _fail(self, stage, e):
+        self.fails += 1
+        try:
+            self.log("%s stage failed: %s: %s" % (stage, type(e).__name__, e))
+        except Exception:
+            pass
+        if self.fails == 1 and hasattr(sys, "print_exception"):
+            sys.print_exception(e)
+
+    def _restart(self):
+        self.link.drain_all()
+        if self._maint_pending:
+            self.store.set_maint(True)
+        self.b.reset()
+
+    def _poll_buttons(self):
+        prev = self._btn_prev
+        for i in range(len(self.buttons)):
+            v = self.buttons[i][1].value()
+            if v != prev[i]:
+                prev[i] = v
+                if v == 0:
+                    self._button(self.buttons[i][0])
+
+    def _button(self, name):
+        """A player's OK button: decide the pending battle, or take the gate
+        in a pending choice. Other buttons are reported only."""
+        self.link.send("mat", {"ev": "button", "name": name, "t": self.gtime(self.clock.ticks_ms())})
+        if self.game is None or not name.endswith("_ok"):
+            return
+        v = self.game.view()
+        if v.get("battle"):
+            self._control({"ev": "resolve"})
+        elif v.get("choice"):
+            self._control({"ev": "choose", "player": v["choice"]["player"], "action": "take"})
+
+    # ---------------------------------------------------------- requests
+    def handle(self, seq, typ, body):
+        link = self.link
+        if typ == "ping":
+            link.reply(seq, "pong", {"t": self.clock.ticks_ms()})
+        elif typ == "version":
+            link.reply(seq, "version", {"fw": FW_VERSION, "proto": PROTO, "board": self.bd.get("name"),
+                                        "mpy": _mpy_version()})
+        elif typ == "health":
+            link.reply(seq, "health", self.health())
+        elif typ == "state":
+            link.reply(seq, "state", {"configured": self.game is not None, "events": self.events,
+                                      "t": self.gtime(self.clock.ticks_ms()) if self.game else 0,
+                                      "view": self.game.view() if self.game is not None else None})
+        elif typ == "cfg":
+            if type(body) is not dict:
+                return link.reply(seq, "err", {"code": "bad", "msg": "cfg: the body must be an event-log header object"})
+            try:
+                self._new_game(body)
+            except referee.SetupError as e:
+                return link.reply(seq, "err", {"code": "setup", "msg": str(e)})
+            except (KeyError, TypeError, ValueError) as e:
+                return link.reply(seq, "err", {"code": "setup", "msg": "bad header: %s" % e})
+            except OSError as e:
+                self.save_errors += 1
+                return link.reply(seq, "err", {"code": "store", "msg": "game not saved: %s" % e})
+            link.reply(seq, "ack", {"ok": True})
+        elif typ == "ctl":
+            if type(body) is not dict or body.get("ev") not in CONTROLS:
+                return link.reply(seq, "err", {"code": "bad", "msg": "ctl: ev must be one of %s" % ", ".join(CONTROLS)})
+            if self.game is None:
+                return link.reply(seq, "err", {"code": "nogame", "msg": "no game: send cfg first"})
+            ok = self._control(body)
+            if ok:
+                link.reply(seq, "ack", {"ok": True})
+            else:
+                link.reply(seq, "ack", {"ok": False, "why": self._last_reject or "rejected"})
+        elif typ == "end":
+            if self.game is None:
+                return link.reply(seq, "err", {"code": "nogame", "msg": "no game: send cfg first"})
+            self.rec.finish(self.gtime(self.clock.ticks_ms()))
+            link.reply(seq, "ack", {"ok": True})
+        elif typ == "raw":
+            if type(body) is not dict or type(body.get("on")) is not bool:
+                return link.reply(seq, "err", {"code": "bad", "msg": "raw: body must be {\"on\": true|false}"})
+            self.raw = body["on"]
+            link.reply(seq, "ack", {"ok": True})
+        elif typ == "cal":
+            self._calibrate(seq)
+        elif typ == "test":
+            what = body.get("what") if type(body) is dict else None
+            if what not in ("leds", "buzzer"):
+                return link.reply(seq, "err", {"code": "bad", "msg": "test: what must be leds or buzzer"})
+            self._selftest = [what, seq, 0, self.clock.ticks_ms()]
+        elif typ == "maint":
+            if type(body) is not dict or body.get("on") is not True:
+                return link.reply(seq, "err", {"code": "bad", "msg": "maint: body must be {\"on\": true} (leave with maint.leave() at the REPL)"})
+            link.reply(seq, "ack", {"ok": True, "msg": "rebooting into maintenance mode"})
+            self._maint_pending = True
+        elif typ == "reset":
+            link.reply(seq, "ack", {"ok": True})
+            self._reset_pending = True
+        else:
+            link.reply(seq, "err", {"code": "unknown", "msg": "unknown request type %r" % typ})
+
+    _last_reject = None
+
+    def _control(self, body):
+        ev = {}
+        for k in body:
+            ev[k] = body[k]
+        ev["t"] = self.gtime(self.clock.ticks_ms())
+        self._last_reject = None
+        self._input_zone = ev.get("zone")
+        try:
+            ok = self.match.control(ev)
+        except (KeyError, TypeError, ValueError) as e:
+            self._last_reject = "bad event: %s" % e
+            return False
+        if not ok and self._last_reject is None:
+            self._last_reject = "rejected by the referee" if ev["ev"] != "register" else "bad register event"
+        if ok and ev["ev"] == "register":
+            pass  # signatures are saved when the lesson lands
+        return ok
+
+    def _calibrate(self, seq):
+        frame = self.b.scanner.frame
+        zero = list(frame)
+        try:
+            self.store.save_calibration({"zero": zero})
+        except OSError as e:
+            self.save_errors += 1
+            return self.link.reply(seq, "ack", {"ok": False, "why": "not saved: %s" % e})
+        if self.match is not None:
+            self.match.pipeline._start(zero)
+        self.link.reply(seq, "ack", {"ok": True, "channels": len(zero)})
+
+    def _selftest_step(self, now):
+        what, seq, step, t0 = self._selftest
+        strip = self.b.strip
+        if what == "buzzer":
+            if step == 0:
+                from show import palette
+                self.fb.sound.play(palette.CUE_WIN, now)
+                self._selftest[2] = 1
+            elif not self.fb.sound.busy():
+                self._selftest = None
+                self.link.reply(seq, "ack", {"ok": self.b.buzzer is not None,
+                                             "why": None if self.b.buzzer is not None else "no buzzer on this board"})
+            return
+        if strip is None:
+            self._selftest = None
+            return self.link.reply(seq, "ack", {"ok": False, "why": "no LEDs on this board"})
+        n = strip.n
+        if step < 3 * n:
+            i = step // 3
+            c = step % 3
+            for j in range(n):
+                strip.set(j, 0, 0, 0)
+            cap = self.fb.cap
+            strip.set(i, cap if c == 0 else 0, cap if c == 1 else 0, cap if c == 2 else 0)
+            strip.write()
+        elif step == 3 * n:
+            for j in range(n):
+                strip.set(j, self.fb.cap, self.fb.cap, self.fb.cap)
+            self.fb._limit()
+            strip.write()
+        elif step > 3 * n + 25:
+            self._selftest = None
+            self.fb._dirty = True
+            self.fb._last[0] ^= 1     # force the next redraw to be written
+            return self.link.reply(seq, "ack", {"ok": True})
+        self._selftest[2] = step + 1
+
+    def health(self):
+        return {"uptime_ms": self.clock.ticks_diff(self.clock.ticks_ms(), self.boot_ms),
+                "cause": self.b.reset_cause, "scans": self.scans, "overruns": self.overruns,
+                "loop_us_max": self.loop_us_max, "mem_free": gc.mem_free() if hasattr(gc, "mem_free") else None,
+                "rx_frames": self.link.dec.frames, "rx_errors": self.link.dec.errors,
+                "rx_garbage": self.link.dec.garbage, "err_dropped": self.link.err_dropped,
+                "tx_drops": self.link.tx_drops, "faults": list(self.faults),
+                "wdt": self.b.wdt is not None, "saves": self.store.saves, "save_errors": self.save_errors,
+                "events": self.events}
+
+
+def _mpy_version():
+    impl = sys.implementation
+    v = getattr(impl, "version", None)
+    if v:
+        return "%s %d.%d.%d" % (impl.name, v[0], v[1], v[2])
+    return impl.name
+
+
+def main(build=None, board_path="board.json", root=""):
+    """Start the app on a board: maintenance mode check, board definition
+    from board_path, hardware from build(board_def) (hw.esp32.build by
+    default), then loop. Ctrl-C stops the app and returns to the REPL with
+    the watchdog kept fed (board.wdt_park())."""
+    import maint
+    if maint.active(root):
+        print("BakuMat: maintenance mode (no app, no watchdog). "
+              "Leave: import maint; maint.leave(); machine.reset()")
+        return None
+    f = open(board_path)
+    try:
+        board_def = json.load(f)
+    finally:
+        f.close()
+    if build is None:
+        import hw.esp32
+        build = hw.esp32.build
+    board = build(board_def)
+    a = App(board, board_def)
+    try:
+        a.boot()
+        a.run()
+    except KeyboardInterrupt:
+        board.wdt_park()
+        print("BakuMat app stopped by Ctrl-C: REPL. The watchdog is kept fed until a reset; "
+              "machine.reset() restarts the app, import maint; maint.enter() first for maintenance mode.")
+    return a

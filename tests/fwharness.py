@@ -1,0 +1,180 @@
+"""Runs the real firmware app (firmware/app.py) on the stateful fakes, with
+a fake clock, the host end of the serial port and a directory as the
+board's filesystem. Works under CPython and the micropython binary.
+
+    rig = Rig(board_def, fs_dir)          # boots the app (hello frame)
+    rig.send("cfg", header)               # host -> board frame
+    rig.frames(frames)                    # feed sensor frames, one per scan
+    rig.run_ms(200)                       # let the loop run
+    rig.received("game")                  # [(seq, type, body)] from the board
+A watchdog or machine reset inside the firmware reboots it (Rig.boots,
+world.reset_cause) like the chip would.
+"""
+import json
+
+import fakes
+from fakes.board import FakeMat, FakePort
+from link.codec import Decoder, encode
+
+HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+REPO = HERE + "/.."
+
+
+def load_board(name="esp32_devkitc", repo=None):
+    """Board definition = mat + wiring, merged like host_tools.boards does
+    (enough for the firmware; the host loader also validates)."""
+    repo = repo or REPO
+    f = open(repo + "/boards/%s/wiring.json" % name)
+    wiring = json.load(f)
+    f.close()
+    f = open(repo + "/boards/mats/%s.json" % wiring["mat"])
+    bd = json.load(f)
+    f.close()
+    bd["name"] = name
+    bd["wiring"] = wiring
+    return bd
+
+
+class Rig:
+    def __init__(self, board_def, fs_dir, start_ms=1000, wdt_ms=3000, profile=False, noise=4):
+        self.bd = board_def
+        self.fs = fs_dir
+        self.world = fakes.install(start_ms)
+        self.clock = self.world.clock
+        self.mat = FakeMat(board_def["wiring"], shift=4, noise=noise)
+        zero = board_def.get("sensor", {}).get("zero_counts", 2048)
+        self.mat.set([zero] * len(board_def["wiring"]["channels"]))
+        self.port = FakePort(self.clock)
+        self.wdt_ms = wdt_ms
+        self.profile = profile
+        self.inbox = []
+        self.errors = []
+        self.dec = Decoder(self._frame, self._error, max_len=1 << 16, keep_text=True)
+        self.seq = 0
+        self.boots = 0
+        self.resets = []
+        self.boot()
+
+    def _frame(self, seq, typ, body):
+        self.inbox.append((seq, typ, body))
+
+    def _error(self, code, seq, detail):
+        self.errors.append((code, detail))
+
+    def boot(self):
+        import hw.esp32
+        import app
+        self.board = hw.esp32.build(self.bd, clock=self.clock, port=self.port)
+        self.board.fs_root = self.fs
+        self.app = app.App(self.board, self.bd, wdt_ms=self.wdt_ms, profile=self.profile)
+        self.boots += 1
+        self.app.boot()
+        self.app.link.drain_all()
+        self.pump()
+
+    def close(self):
+        fakes.uninstall()
+
+    # ------------------------------------------------------------ host
+    def pump(self):
+        data = self.port.host_take()
+        if data:
+            self.dec.feed(data)
+
+    def send(self, typ, body=None):
+        self.seq += 1
+        self.port.host_send(encode(self.seq, typ, {} if body is None else body))
+        return self.seq
+
+    def send_raw(self, data):
+        self.port.host_send(data)
+
+    def received(self, typ=None, take=True):
+        self.pump()
+        out = [m for m in self.inbox if typ is None or m[1] == typ]
+        if take:
+            self.inbox = [m for m in self.inbox if not (typ is None or m[1] == typ)]
+        return out
+
+    def reply(self, seq, max_ms=2000):
+        """Run until the reply to seq arrives; return (type, body)."""
+        waited = 0
+        while True:
+            self.pump()
+            for m in self.inbox:
+                if m[0] == seq and m[1] in ("ack", "err", "pong", "version", "health", "state"):
+                    self.inbox.remove(m)
+                    return m[1], m[2]
+            if waited >= max_ms:
+                raise AssertionError("no reply to %d within %d ms" % (seq, max_ms))
+            self.run_ms(self.app.period)
+            waited += self.app.period
+
+    def request(self, typ, body=None, max_ms=2000):
+        return self.reply(self.send(typ, body), max_ms)
+
+    # ---------------------------------------------------------- board
+    def run_ms(self, ms):
+        """Run the firmware loop for ms of board time (rebooting it after a
+        watchdog or machine reset)."""
+        import machine
+        end = self.clock.now_ms() + ms
+        while self.clock.now_ms() < end:
+            try:
+                self.app.run(until=lambda: self.clock.now_ms() >= end)
+            except machine.WatchdogReset:
+                self.resets.append((self.clock.now_ms(), "wdt"))
+                self.reboot()
+            except machine.MachineReset:
+                self.resets.append((self.clock.now_ms(), "reset"))
+                self.reboot()
+        self.pump()
+
+    def reboot(self):
+        self.world.neopixels = []
+        self.boot()
+
+    def play(self, frames, controls=(), extra_ms=500):
+        """Play a simulated stretch: the mat shows frames [(t, counts)] as
+        time passes (frame i from start + (t_i - t_0)), and the host sends
+        each control event {"t", "ev", ...} as a `ctl` frame at its time.
+        Returns the seqs of the controls sent, in order."""
+        t0 = frames[0][0]
+        start = self.clock.now_ms()
+        ts = [f[0] for f in frames]
+        mat = self.mat
+
+        def provider():
+            now = self.clock.now_ms() - start + t0
+            lo = 0
+            hi = len(ts) - 1
+            while lo < hi:              # last frame at or before now
+                mid = (lo + hi + 1) // 2
+                if ts[mid] <= now:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            return frames[lo][1]
+        mat.provider = provider
+        sent = []
+        pending = list(controls)
+        end = start + (ts[-1] - t0) + extra_ms
+        while self.clock.now_ms() < end:
+            nxt = end
+            if pending:
+                due = start + pending[0]["t"] - t0
+                if due <= self.clock.now_ms():
+                    ev = dict(pending.pop(0))
+                    ev.pop("t", None)
+                    sent.append(self.send("ctl", ev))
+                    continue
+                nxt = min(end, due)
+            self.run_ms(max(1, nxt - self.clock.now_ms()))
+        mat.provider = None
+        return sent
+
+    def strip(self):
+        return self.world.neopixels[-1] if self.world.neopixels else None
+
+    def pwm(self):
+        return self.world.pwms[-1] if self.world.pwms else None

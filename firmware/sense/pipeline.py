@@ -87,6 +87,7 @@ DEFAULTS = {
     "leave_match": 0.35,     # a leave removes an occupant's own field, to this share
     "settle_ms": 600,        # after a landing, more of the same field is still it
     "lift_ms": 120,          # a partial drop holding this long is not a lift
+    "tail_share": 0.3,       # what a lift leaves for a moment, of the field
     "quiet_sigma": 4.0,      # a zone is empty when its mean is this close to the baseline
     "refine_ms": 1500,       # after a landing, frames averaged into its signature
     "min_level_sigma": 4.0,  # a landing's level must be this many standard errors
@@ -94,6 +95,7 @@ DEFAULTS = {
     "certain_p": 0.9999,     # ... to refine the signature from this landing
     "match_z": 3.5,          # ... and the field must match the candidate this well
     "rel_spread": 0.03,      # a Bakugan's level from landing to landing
+    "other_prior": 0.002,    # prior of a Bakugan the referee does not expect
     "max_wait_ms": 300,      # decide anyway after holding still this long
     "ramp_ms": 100,          # see _identify
     "trend_sigma": 2.5,      # a landing's level must not be still moving
@@ -647,10 +649,16 @@ class Pipeline:
             if best.landed:
                 rest = [now[j] - old[j] + best.contrib[j] for j in range(m)]
                 # and, over the whole window, nothing but a fading copy of
-                # its own field (a new magnet's bump would show here)
+                # its own field (a new magnet's bump would show here); a
+                # lift's tail (the Bakugan still a few cm above the card)
+                # is a small share of its field, same sign.
                 c = best.contrib
                 perp = self._perp(zi, [delta[j] + c[j] for j in range(m)], c)
-                if not self._quiet(zi, rest, 3) or not self._quiet(zi, perp, na):
+                tail = False
+                if self._quiet(zi, perp, na) and best.sig:
+                    lr, se_r, ok_r = self._signature(zi, rest, 3)
+                    tail = 0.0 <= lr / best.sig <= p["tail_share"]
+                if not tail and (not self._quiet(zi, rest, 3) or not self._quiet(zi, perp, na)):
                     if t - self.wt0[zi] < p["lift_ms"]:
                         self.wact[zi] = 1
                         self.hold[zi] = self.wt0[zi] + p["lift_ms"]
@@ -659,18 +667,22 @@ class Pipeline:
         if gone:
             occ.remove(best)
             self._left(zi, best, t)
-            if not occ:
-                # what is left of a field being lifted away
-                occ.append(Occupant(None, vec, False))
-            self.nocc[zi] = len(occ)
             self.rfn[zi] = 0
-            self._set_state(zi, vec)
+            if not occ:
+                # what is left of a field being lifted away: it fades (or
+                # is dropped once the zone reads quiet, see _refined)
+                occ.append(Occupant(None, vec, False))
+                self._set_state(zi, vec)
+                self._refine_from(zi, t)
+            else:
+                self._set_state(zi, vec)
+            self.nocc[zi] = len(occ)
             return
         if shaped and bk < 0.0 and best.landed and t - self.wt0[zi] < p["lift_ms"]:
             self.wact[zi] = 1
             self.hold[zi] = self.wt0[zi] + p["lift_ms"]
             return
-        if shaped and not best.landed:
+        if shaped and not best.landed and bk < 0.0:
             best.contrib = [best.contrib[j] + delta[j] for j in range(m)]
             self._set_state(zi, vec)
             return
@@ -784,13 +796,31 @@ class Pipeline:
         na = self.nacc[zi]
         if na < 5:
             return
+        chs = self.zch[zi]
+        occ = self.occ[zi]
+        landed = [x for x in occ if x.landed]
+        if len(landed) != len(occ):
+            # Residues of fields lifted away: gone when the zone reads its
+            # landed occupants' fields and nothing more.
+            mean = [self.acc[chs[j]] / na for j in range(len(chs))]
+            for x in landed:
+                for j in range(len(chs)):
+                    mean[j] -= x.contrib[j]
+            if self._quiet(zi, mean, na):
+                self.occ[zi] = landed
+                self.nocc[zi] = len(landed)
+                st = [0.0] * len(chs)
+                for x in landed:
+                    for j in range(len(chs)):
+                        st[j] += x.contrib[j]
+                self._set_state(zi, st)
+            return
         o = None
         for x in self.occ[zi]:
             if x.landed and x.under is not None:
                 o = x
         if o is None or o.bid is None:
             return
-        chs = self.zch[zi]
         m = len(chs)
         contrib = [self.acc[chs[j]] / na - o.under[j] for j in range(m)]
         level, se, ok = self._signature(zi, contrib, na)
@@ -820,8 +850,10 @@ class Pipeline:
             self.sigs[bid] = level
             return bid, True, True
         cands = None
+        others = ()
         if self.context is not None:
             cands = self.context()
+        p = self.params
         if cands is None:
             cands = [b for b in self.sigs if b not in self.where]
         else:
@@ -829,12 +861,16 @@ class Pipeline:
             free = [b for b in cands if self.where.get(b, zi) == zi]
             if free:
                 cands = free
-        if not cands:
+            # The referee's picture can be wrong (an earlier landing taken
+            # for another Bakugan): one it does not expect may still land,
+            # if its signature says so clearly.
+            if p["other_prior"] > 0.0:
+                others = [b for b in self.sigs if b not in cands and b not in self.where]
+        if not cands and not others:
             return None, False, False     # nothing to tell it by: waiting would not help
-        p = self.params
-        b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"])
+        b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], others, p["other_prior"])
         if force:
-            return b, False, len(cands) == 1
+            return b, False, post >= p["certain_p"]
         if post < p["decide_p"] or z > p["match_z"]:
             return None
         # A ball that has rolled to a stop reads below what it will read
@@ -847,4 +883,4 @@ class Pipeline:
                 if c != b and sc is not None and (sc > 0.0) == (sb > 0.0) and \
                         abs(level) < p["ramp_share"] * abs(sc):
                     return None
-        return b, False, len(cands) == 1 or post >= p["certain_p"]
+        return b, False, post >= p["certain_p"]

@@ -152,30 +152,35 @@ def fit(xs, ys, vs, rect, h, margin=0.0):
     return ba, bx, by, sqrt(res / vv)
 
 
-def posterior(x, sx, candidates, sigs, rel):
+def posterior(x, sx, candidates, sigs, rel, others=(), other_prior=0.0):
     """Who among `candidates` has signature x (measured with standard error
     sx)? sigs: {id: learnt signed level}; rel: relative spread of a
     Bakugan's level from one landing to the next (tilt, position). Returns
-    (best id, its posterior probability, its z score) with equal priors; a
-    candidate never registered gets a flat likelihood over +-UNKNOWN_SPAN
-    times |x|. (None, 0, 0) without candidates."""
+    (best id, its posterior probability, its z score). Candidates have equal
+    priors; `others` (ids the referee does not expect, which may land all the
+    same when the referee's picture is wrong) share a prior of other_prior
+    each. A candidate never registered gets a flat likelihood over
+    +-UNKNOWN_SPAN times |x|. (None, 0, 0) without candidates."""
     best = None
     bl = -1e30
     bz = 0.0
     lls = []
-    for b in candidates:
-        s = sigs.get(b)
-        if s is None:
-            span = 2.0 * UNKNOWN_SPAN * (abs(x) + 3.0 * sx) + 1e-9
-            ll = -log(span)
-            z = 0.0
-        else:
-            sd = sqrt(sx * sx + (rel * s) * (rel * s) + (rel * x) * (rel * x)) + 1e-9
-            z = (x - s) / sd
-            ll = -0.5 * z * z - log(sd * 2.5066283)
-        lls.append(ll)
-        if ll > bl:
-            best, bl, bz = b, ll, z
+    lp = log(other_prior) if other_prior > 0.0 else -1e30
+    for group, prior in ((candidates, 0.0), (others, lp)):
+        for b in group:
+            s = sigs.get(b)
+            if s is None:
+                span = 2.0 * UNKNOWN_SPAN * (abs(x) + 3.0 * sx) + 1e-9
+                ll = -log(span)
+                z = 0.0
+            else:
+                sd = sqrt(sx * sx + (rel * s) * (rel * s) + (rel * x) * (rel * x)) + 1e-9
+                z = (x - s) / sd
+                ll = -0.5 * z * z - log(sd * 2.5066283)
+            ll += prior
+            lls.append(ll)
+            if ll > bl:
+                best, bl, bz = b, ll, z
     if best is None:
         return None, 0.0, 0.0
     tot = 0.0

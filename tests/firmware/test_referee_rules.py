@@ -8,7 +8,9 @@ try:
 except ImportError:  # MicroPython
     import mpunit as unittest
 
+import gamekit
 import referee
+from gamekit import canon
 from referee.engine import UNUSED, USED
 
 
@@ -40,69 +42,15 @@ def header(first=0, target=3, abilities0=None, abilities1=None, gates0=None, gat
     }
 
 
-def canon(x):
-    """A value with dicts turned into sorted item lists: MicroPython's dict
-    order is not insertion order, so repr() of copies may differ."""
-    if type(x) is dict:
-        return sorted([(repr(k), canon(x[k])) for k in x])
-    if type(x) is list or type(x) is tuple:
-        return [canon(v) for v in x]
-    return x
-
-
-class Game:
-    """A game plus the output events it emitted, with short event helpers."""
+class Game(gamekit.Game):
+    """A game of the default header, with its set-up as one step."""
 
     def __init__(self, hdr=None):
-        self.out = []
-        self.g = referee.new_game(hdr or header(), self.out.append)
-        self.t = 0
-
-    def ev(self, kind, **f):
-        self.t += 100
-        f["t"] = self.t
-        f["ev"] = kind
-        return self.g.feed(f)
-
-    def gate(self, p, gate, zone):
-        return self.ev("gate", player=p, gate=gate, zone=zone)
-
-    def land(self, b, zone):
-        return self.ev("land", bakugan=b, zone=zone)
-
-    def miss(self, b):
-        return self.ev("miss", bakugan=b)
-
-    def ability(self, p, card):
-        return self.ev("ability", player=p, card=card)
-
-    def resolve(self):
-        return self.ev("resolve")
-
-    def choose(self, p, action, zone=None):
-        if zone is None:
-            return self.ev("choose", player=p, action=action)
-        return self.ev("choose", player=p, action=action, zone=zone)
+        gamekit.Game.__init__(self, hdr or header())
 
     def setup(self):
         assert self.gate(0, "d1", 1)
         assert self.gate(1, "r1", 2)
-
-    def kinds(self):
-        return [o[0] for o in self.out]
-
-    def last(self, kind):
-        for o in reversed(self.out):
-            if o[0] == kind:
-                d = {}
-                for k, v in o[2]:
-                    d[k] = v
-                return d
-        return None
-
-    def finish(self):
-        self.g.finish(self.t)
-        return self.last("end")
 
 
 class Rule1Pieces(unittest.TestCase):

@@ -540,7 +540,9 @@ class App:
                 "rx_garbage": self.link.dec.garbage, "err_dropped": self.link.err_dropped,
                 "tx_drops": self.link.tx_drops, "faults": list(self.faults),
                 "wdt": self.b.wdt is not None, "saves": self.store.saves, "save_errors": self.save_errors,
-                "events": self.events}
+                "events": self.events, "ticks": self.ticks,
+                "stages": dict((STAGES[i], [self.stage_us[i], self.stage_max[i]]) for i in range(len(STAGES)))
+                if self.profile else None}
 
 
 def _mpy_version():
@@ -551,7 +553,7 @@ def _mpy_version():
     return impl.name
 
 
-def main(build=None, board_path="board.json", root=""):
+def main(build=None, board_path="board.json", root="", profile=False):
     """Start the app on a board: maintenance mode check, board definition
     from board_path, hardware from build(board_def) (hw.esp32.build by
     default), then loop. Ctrl-C stops the app and returns to the REPL with
@@ -570,7 +572,7 @@ def main(build=None, board_path="board.json", root=""):
         import hw.esp32
         build = hw.esp32.build
     board = build(board_def)
-    a = App(board, board_def)
+    a = App(board, board_def, profile=profile)
     try:
         a.boot()
         a.run()

@@ -41,6 +41,7 @@ class HostLink:
         self.decode_errors = []
         self.dec = codec.Decoder(self._on_frame, self._on_error, max_len=max_len, keep_text=True)
         self._seq = 0
+        self.tx_bytes = 0
         self.last_board_seq = None
         self.lost = 0
 
@@ -61,6 +62,7 @@ class HostLink:
     def write_raw(self, data):
         self.stream.write(data)
         self.stream.flush()
+        self.tx_bytes += len(data)
 
     def send(self, typ, body=None):
         self._seq = (self._seq % 65535) + 1

@@ -1,0 +1,576 @@
+"""The virtual board: the real firmware (firmware/app.py and everything it
+imports) running in the `micropython` unix-port binary, with simulated
+sensors, LEDs, buzzer and watchdog (CPython host side).
+
+    vb = VBoard("esp32_devkitc", lockstep=True)
+    vb.start()                         # process up, app booted
+    link = vb.link()                   # HostLink over socket://127.0.0.1:PORT
+    vb.play(res.frames, res.controls, link)   # a simulated stretch, lockstep
+    vb.leds, vb.tones                  # what the strip and the buzzer did
+    vb.stop()
+
+The process's stdin/stdout/stderr are a pty (raw, but Ctrl-C still raises
+KeyboardInterrupt as on a board), bridged to a TCP server on 127.0.0.1:PORT:
+pyserial (`socket://127.0.0.1:PORT`), `bakumat` commands and real `mpremote
+connect socket://127.0.0.1:PORT resume ...` talk to it as to a board. The
+side channel (firmware/hw/vboard.py documents it) carries sensor frames to
+the firmware and LED/buzzer/watchdog events back; scenario control stays
+here, so the firmware only ever sees sensor frames.
+
+Lockstep mode: the board's clock is virtual and advances when the host
+answers its sleep requests, so a whole game runs as fast as the interpreter
+allows and identically every time. Realtime mode (the `bakumat vboard`
+command): the board's clock is real time.
+
+The board's filesystem is the work directory (board.json, game.ndj, ...)
+or, with lfs=PATH, a littlefs image file.
+"""
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import threading
+import time
+import tty
+
+from host_tools import fwpath
+from host_tools.errors import UserError
+
+HDR = struct.Struct("<BII")
+BOOT_MS = 300           # virtual time a (re)boot takes
+
+
+def micropython_exe():
+    cand = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.exists(cand):
+        return cand
+    found = shutil.which("micropython")
+    if not found:
+        raise UserError("the micropython binary is not installed: install the project with its dependencies")
+    return found
+
+
+class IdleField:
+    """Sensor readings of an empty mat: every channel at its zero-field
+    count plus deterministic noise (a healthy sensor never repeats)."""
+
+    def __init__(self, board, noise=4, seed=7):
+        self.zero = board["sensor"]["zero_counts"]
+        self.n = len(board["sensors"])
+        self.noise = noise
+        self.x = seed
+
+    def _rnd(self):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 16) % (2 * self.noise + 1) - self.noise
+
+    def frame_at(self, t):
+        return [self.zero + self._rnd() for _ in range(self.n)]
+
+
+class Recorded:
+    """Frames [(t, counts)] from the simulator, shown from board time
+    `start`; after the last one the last field stays, with noise."""
+
+    def __init__(self, frames, start, board, noise=4):
+        self.frames = frames
+        self.ts = [f[0] for f in frames]
+        self.t0 = frames[0][0]
+        self.start = start
+        self.idle = IdleField(board, noise)
+
+    def frame_at(self, t):
+        import bisect
+        st = t - self.start + self.t0
+        i = bisect.bisect_right(self.ts, st) - 1
+        if i < 0:
+            i = 0
+        if i >= len(self.frames) - 1 and st > self.ts[-1] + 100:
+            last = self.frames[-1][1]
+            return [c + self.idle._rnd() for c in last]
+        return self.frames[i][1]
+
+
+class Faults:
+    """Hardware faults the host injects under the firmware: a dead channel
+    (reads a fixed value), a hung sensor bus (frame requests never answered)."""
+
+    def __init__(self):
+        self.dead = {}
+        self.hang = False
+
+    def apply(self, counts):
+        if self.dead:
+            counts = list(counts)
+            for ch, v in self.dead.items():
+                counts[ch] = v
+        return counts
+
+
+class VBoard:
+    def __init__(self, board="esp32_devkitc", workdir=None, lockstep=True, port=0, heapsize=None,
+                 lfs=None, wdt_backstop_s=3.0, quiet=True, mpy_dir=None, profile=False):
+        from host_tools import boards
+        self.board_name = board
+        self.board = boards.load(board) if isinstance(board, str) else board
+        if "wiring" not in self.board:
+            raise UserError("board %s has no wiring (a bare mat): the virtual board needs a board folder, "
+                            "e.g. esp32_devkitc" % self.board.get("name"))
+        self._own_dir = workdir is None
+        self.workdir = workdir or tempfile.mkdtemp(prefix="bakumat-vboard-")
+        self.lockstep = lockstep
+        self.want_port = port
+        self.heapsize = heapsize
+        self.lfs = lfs
+        self.wdt_backstop_s = wdt_backstop_s
+        self.quiet = quiet
+        self.mpy_dir = mpy_dir
+        self.profile = profile
+        self.source = IdleField(self.board)
+        self.faults = Faults()
+        self.on_advance = None      # callable(T) in lockstep, before time moves to T
+        self.vnow = 1000            # board time (ms) last seen
+        self.leds = []              # (T, bytes of the strip buffer, GRB)
+        self.tones = []             # (T, freq, duty)
+        self.resets = []            # (T, cause) of every restart
+        self.boots = 0
+        self.hellos = []
+        self.console = bytearray()  # everything the board printed (also forwarded)
+        self.proc = None
+        self.exit_codes = []
+        self._lock = threading.RLock()
+        self._pty_lock = threading.Lock()
+        self._client = None
+        self._forwarded = 0         # client bytes written into the pty
+        self._received = 0          # client bytes read from the client socket
+        self._stop = False
+        self._wdt = None            # timeout ms while a watchdog runs
+        self._wdt_fed = 0
+        self._wdt_parked = False
+        self._last_msg = time.monotonic()
+        self._waiting_reply = False
+        self._booted = threading.Event()
+        self._gen = 0               # process generation
+        self._cv = threading.Condition()
+        self._allow = self.vnow     # lockstep: board time may advance up to here
+        self._holding = False       # lockstep: the board waits for us to let time pass
+
+    # ------------------------------------------------------------ setup
+    def start(self, timeout=20.0):
+        with open(os.path.join(self.workdir, "board.json"), "w") as f:
+            json.dump(self.board, f, sort_keys=True, separators=(",", ":"))
+        self._side_srv = socket.socket()
+        self._side_srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._side_srv.bind(("127.0.0.1", 0))
+        self._side_srv.listen(2)
+        self.side_port = self._side_srv.getsockname()[1]
+        self._ser_srv = socket.socket()
+        self._ser_srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            self._ser_srv.bind(("127.0.0.1", self.want_port))
+        except OSError as e:
+            raise UserError("cannot listen on 127.0.0.1:%s: %s" % (self.want_port, e.strerror or e))
+        self._ser_srv.listen(1)
+        self.port = self._ser_srv.getsockname()[1]
+        self.url = "socket://127.0.0.1:%d" % self.port
+        self.master, self.slave = os.openpty()
+        self._setup_tty(self.slave)
+        for target in (self._pty_reader, self._bridge_acceptor, self._side_acceptor, self._watchdog):
+            threading.Thread(target=target, daemon=True).start()
+        self._spawn("power")
+        self.wait_booted(timeout)
+        return self
+
+    def _setup_tty(self, fd):
+        # raw bytes both ways (no echo, no CR/LF mapping), but Ctrl-C still
+        # signals the process like a board's keyboard interrupt
+        tty.setraw(fd)
+        a = termios.tcgetattr(fd)
+        a[3] |= termios.ISIG
+        a[6][termios.VINTR] = 3
+        a[6][termios.VQUIT] = 0
+        a[6][termios.VSUSP] = 0
+        termios.tcsetattr(fd, termios.TCSANOW, a)
+
+    def _spawn(self, cause):
+        env = dict(os.environ)
+        path = [self.mpy_dir] if self.mpy_dir else []
+        path.append(fwpath.FIRMWARE_DIR)
+        env["MICROPYPATH"] = ":".join(path)
+        env["BAKUMAT_VBOARD"] = "127.0.0.1:%d" % self.side_port
+        env["BAKUMAT_RESET_CAUSE"] = cause
+        if self.profile:
+            env["BAKUMAT_PROFILE"] = "1"
+        if self.lfs:
+            env["BAKUMAT_LFS"] = os.path.abspath(self.lfs)
+        else:
+            env.pop("BAKUMAT_LFS", None)
+        cmd = [micropython_exe()]
+        if self.heapsize:
+            cmd += ["-X", "heapsize=%s" % self.heapsize]
+        cmd += ["-i", "-c", "import hw.vboard as v; v.main()"]
+        slave = self.slave
+
+        def child():
+            os.setsid()
+            import fcntl
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        self._booted.clear()
+        self._gen += 1
+        self._wdt = None
+        self._wdt_parked = False
+        self.boots += 1
+        self.proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, cwd=self.workdir, env=env,
+                                     preexec_fn=child, close_fds=True)
+
+    def wait_booted(self, timeout=20.0):
+        if not self._booted.wait(timeout):
+            raise UserError("the virtual board did not start within %.0f s; it printed:\n%s"
+                            % (timeout, self.console_text()[-2000:]))
+
+    def restart(self, cause):
+        """Kill the process (as a reset or a power cut does) and boot again."""
+        with self._lock:
+            self.resets.append((self.vnow, cause))
+            p = self.proc
+            if p is not None and p.poll() is None:
+                p.kill()
+            if p is not None:
+                try:
+                    self.exit_codes.append(p.wait(5))
+                except subprocess.TimeoutExpired:
+                    pass
+            self.vnow += BOOT_MS
+            with self._cv:
+                self._allow = max(self._allow, self.vnow)
+                self._cv.notify_all()
+            self._spawn(cause)
+
+    def power_cycle(self, timeout=20.0):
+        self.restart("power")
+        self.wait_booted(timeout)
+
+    def stop(self):
+        self._stop = True
+        p = self.proc
+        if p is not None and p.poll() is None:
+            p.kill()
+            p.wait(5)
+        for s in (getattr(self, "_side_srv", None), getattr(self, "_ser_srv", None), self._client):
+            try:
+                if s is not None:
+                    s.close()
+            except OSError:
+                pass
+        for fd in (getattr(self, "master", None), getattr(self, "slave", None)):
+            try:
+                if fd is not None:
+                    os.close(fd)
+            except OSError:
+                pass
+        if self._own_dir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *a):
+        self.stop()
+
+    # ------------------------------------------------------- serial side
+    def _pty_reader(self):
+        while not self._stop:
+            try:
+                r, _, _ = select.select([self.master], [], [], 0.2)
+                if not r:
+                    continue
+                data = os.read(self.master, 4096)
+            except OSError:
+                if self._stop:
+                    return
+                time.sleep(0.05)
+                continue
+            if not data:
+                continue
+            with self._lock:
+                self.console += data
+                if len(self.console) > 1 << 20:
+                    del self.console[:len(self.console) - (1 << 19)]
+            c = self._client
+            if c is not None:
+                try:
+                    c.sendall(data)
+                except OSError:
+                    pass
+
+    def serial_write(self, data):
+        """Write bytes into the board's serial input (as if typed)."""
+        with self._pty_lock:
+            os.write(self.master, data)
+
+    def _bridge_acceptor(self):
+        while not self._stop:
+            try:
+                c, _ = self._ser_srv.accept()
+            except OSError:
+                return
+            c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            old = self._client
+            self._client = c
+            if old is not None:
+                try:
+                    old.close()
+                except OSError:
+                    pass
+            threading.Thread(target=self._bridge_client, args=(c,), daemon=True).start()
+
+    def _bridge_client(self, c):
+        while not self._stop:
+            try:
+                data = c.recv(4096)
+            except OSError:
+                break
+            if not data:
+                break
+            with self._lock:
+                self._received += len(data)
+            with self._pty_lock:
+                view = memoryview(data)
+                while view:
+                    n = os.write(self.master, view)
+                    view = view[n:]
+            with self._lock:
+                self._forwarded += len(data)
+        if self._client is c:
+            self._client = None
+        try:
+            c.close()
+        except OSError:
+            pass
+
+    def link(self, timeout=0.05):
+        """A HostLink to the board's serial port (through the bridge)."""
+        from host_tools.link import open_link
+        lk = open_link(self.url, timeout=timeout)
+        # make sure the bridge has this client before anything is sent
+        deadline = time.monotonic() + 5
+        while self._client is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return lk
+
+    def settle_serial(self, sent_total, timeout=5.0):
+        """Wait until `sent_total` bytes sent by the client reached the pty."""
+        deadline = time.monotonic() + timeout
+        while self._forwarded < sent_total:
+            if time.monotonic() > deadline:
+                raise UserError("serial bridge stalled")
+            time.sleep(0.0005)
+
+    def console_text(self):
+        return bytes(self.console).decode("utf-8", "replace")
+
+    # --------------------------------------------------------- side channel
+    def _side_acceptor(self):
+        while not self._stop:
+            try:
+                c, _ = self._side_srv.accept()
+            except OSError:
+                return
+            c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            threading.Thread(target=self._side_serve, args=(c, self._gen), daemon=True).start()
+
+    def _recv_exact(self, c, n):
+        buf = bytearray()
+        while len(buf) < n:
+            d = c.recv(n - len(buf))
+            if not d:
+                raise EOFError
+            buf += d
+        return bytes(buf)
+
+    def _reply(self, c, typ, a=0, payload=b""):
+        c.sendall(HDR.pack(typ, a & 0xFFFFFFFF, len(payload)) + payload)
+
+    def _side_serve(self, c, gen):
+        try:
+            while not self._stop:
+                typ, a, n = HDR.unpack(self._recv_exact(c, HDR.size))
+                payload = self._recv_exact(c, n) if n else b""
+                if gen != self._gen:
+                    return           # a killed process's leftovers
+                self._last_msg = time.monotonic()
+                t = chr(typ)
+                if t in "FWLT":
+                    self._time(a)
+                if t == "H":
+                    self.hellos.append(json.loads(payload or b"{}"))
+                    self._reply(c, typ, 0, json.dumps({"now": self.vnow, "lockstep": self.lockstep}).encode())
+                    self._booted.set()
+                elif t == "S":
+                    target = self.vnow + (a - self.vnow) % (1 << 30)
+                    with self._cv:
+                        while self._allow <= self.vnow and not self._stop and gen == self._gen:
+                            self._holding = True
+                            self._cv.wait(0.05)
+                        self._holding = False
+                        reached = min(target, self._allow)
+                    if gen != self._gen:
+                        return
+                    if self.on_advance is not None:
+                        self.on_advance(reached)
+                    self._time(reached % (1 << 30))
+                    with self._cv:
+                        self._cv.notify_all()
+                    self._reply(c, typ, reached % (1 << 30))
+                elif t == "F":
+                    while self.faults.hang and not self._stop and gen == self._gen:
+                        time.sleep(0.01)      # a hung sensor bus: never answer
+                    if gen != self._gen:
+                        return
+                    counts = self.faults.apply(self.source.frame_at(a))
+                    self._reply(c, typ, a, struct.pack("<%dH" % len(counts), *counts))
+                elif t == "D":
+                    self._wdt = a
+                    self._wdt_fed = self.vnow
+                elif t == "W":
+                    self._wdt_fed = a
+                elif t == "P":
+                    self._wdt_parked = True
+                elif t == "L":
+                    self.leds.append((a, payload))
+                elif t == "T":
+                    f, d = struct.unpack("<HH", payload)
+                    self.tones.append((a, f, d))
+                elif t == "R":
+                    threading.Thread(target=self.restart, args=({2: "hard", 5: "soft"}.get(a, "hard"),),
+                                     daemon=True).start()
+                    return
+        except (EOFError, OSError):
+            return
+
+    def _time(self, a):
+        # board time is ticks (wraps at 2**30): keep it monotonic here
+        if 0 <= (a - self.vnow) % (1 << 30) < (1 << 29):
+            self.vnow += (a - self.vnow) % (1 << 30)
+        w = self._wdt
+        if w is not None and not self._wdt_parked and self.vnow - self._wdt_fed > w:
+            self._wdt = None
+            threading.Thread(target=self.restart, args=("wdt",), daemon=True).start()
+
+    def _watchdog(self):
+        """Real-time backstop: a board that stops talking altogether (hung)
+        is reset when its watchdog runs, as the chip's would be."""
+        while not self._stop:
+            time.sleep(0.1)
+            w = self._wdt
+            if w is None or self._wdt_parked:
+                continue
+            if self._holding:
+                self._last_msg = time.monotonic()    # waiting for us is not a hang
+                continue
+            if time.monotonic() - self._last_msg > max(w / 1000.0, self.wdt_backstop_s):
+                self._wdt = None
+                self.restart("wdt")
+
+    # ----------------------------------------------------------- playing
+    def allow(self, ms):
+        """Lockstep: let board time run ms further than it is now."""
+        with self._cv:
+            self._allow = max(self._allow, self.vnow) + ms
+            self._cv.notify_all()
+
+    def run_for(self, ms, link=None, timeout=120.0):
+        """Lockstep: let ms of board time pass (pumping the link if given)."""
+        target = self.vnow + ms
+        self.allow(ms)
+        deadline = time.monotonic() + timeout
+        while self.vnow < target:
+            if time.monotonic() > deadline:
+                raise UserError("the virtual board did not advance (console:\n%s)" % self.console_text()[-1500:])
+            if link is not None:
+                link.pump(0.01)
+            else:
+                with self._cv:
+                    self._cv.wait(0.01)
+
+    def _quiet_serial(self, timeout=5.0):
+        deadline = time.monotonic() + timeout
+        while self._forwarded < self._received and time.monotonic() < deadline:
+            time.sleep(0.0005)
+
+    def request(self, link, typ, body=None, max_ms=5000, step_ms=20):
+        """Lockstep request: send it, let time pass tick by tick until the
+        reply comes (board time spent is at most max_ms)."""
+        from host_tools.link import REPLIES
+        base = self._forwarded
+        tx0 = link.tx_bytes
+        seq = link.send(typ, body)
+        self.settle_serial(base + link.tx_bytes - tx0)
+        spent = 0
+        while True:
+            link.pump(0)
+            for i, f in enumerate(link.inbox):
+                if f[0] == seq and f[1] in REPLIES:
+                    del link.inbox[i]
+                    return f[1], f[2]
+            if spent >= max_ms:
+                raise UserError("no reply to %s within %d ms of board time" % (typ, max_ms))
+            self.run_for(step_ms, link)
+            spent += step_ms
+
+    def play(self, frames, controls, link, header=None, extra_ms=1000, ack_ms=5000):
+        """Lockstep: show the simulated frames from now on and send each
+        control event over the serial link (`ctl`) when board time reaches
+        its t. Returns [(control, reply body)] after the frames have run out
+        (plus extra_ms) and every control has been answered."""
+        if not self.lockstep:
+            raise UserError("play() needs lockstep mode")
+        from host_tools.link import REPLIES
+        self._quiet_serial()
+        start = self.vnow
+        self.source = Recorded(frames, start, self.board)
+        t0 = frames[0][0]
+        end = start + (frames[-1][0] - t0) + extra_ms
+        pending = [dict(c) for c in controls]
+        sent = []
+        base = [self._forwarded, link.tx_bytes]
+        if header is not None:
+            sent.append(({"cfg": True}, link.send("cfg", header)))
+            self.settle_serial(base[0] + link.tx_bytes - base[1])
+
+        def advance(T):
+            # runs in the side-channel thread before board time moves to T
+            while pending and start + pending[0]["t"] - t0 <= T:
+                ev = pending.pop(0)
+                body = dict(ev)
+                body.pop("t", None)
+                sent.append((ev, link.send("ctl", body)))
+                # the bytes must be in the board's input before time moves on
+                self.settle_serial(base[0] + link.tx_bytes - base[1])
+        self.on_advance = advance
+        try:
+            self.run_for(end - self.vnow, link, timeout=600.0)
+        finally:
+            self.on_advance = None
+        replies = []
+        for ev, seq in sent:
+            spent = 0
+            while True:
+                link.pump(0)
+                got = [f for f in link.inbox if f[0] == seq and f[1] in REPLIES]
+                if got:
+                    link.inbox.remove(got[0])
+                    replies.append((ev, got[0][2]))
+                    break
+                if spent >= ack_ms:
+                    raise UserError("no reply to control %r" % (ev,))
+                self.run_for(20, link)
+                spent += 20
+        return replies

@@ -87,7 +87,8 @@ DEFAULTS = {
     "leave_match": 0.35,     # a leave removes an occupant's own field, to this share
     "settle_ms": 600,        # after a landing, more of the same field is still it
     "lift_ms": 120,          # a partial drop holding this long is not a lift
-    "tail_share": 0.3,       # what a lift leaves for a moment, of the field
+    "tail_share": 0.3,       # what a lift leaves for a moment, of the field...
+    "tail_ms": 300,          # ... and for how long at most
     "quiet_sigma": 4.0,      # a zone is empty when its mean is this close to the baseline
     "refine_ms": 1500,       # after a landing, frames averaged into its signature
     "min_level_sigma": 4.0,  # a landing's level must be this many standard errors
@@ -647,21 +648,26 @@ class Pipeline:
             # lift_ms, an arrival holds.
             gone = True
             if best.landed:
-                rest = [now[j] - old[j] + best.contrib[j] for j in range(m)]
-                # and, over the whole window, nothing but a fading copy of
-                # its own field (a new magnet's bump would show here); a
-                # lift's tail (the Bakugan still a few cm above the card)
-                # is a small share of its field, same sign.
+                # What is left (the last frames) must be nothing, or a
+                # lift's tail: the Bakugan still a few cm above the card, a
+                # small same-sign share of its field that is gone within
+                # tail_ms. Anything that holds longer, or has another shape
+                # (a new magnet's bump), is a Bakugan of the other polarity
+                # that arrived.
                 c = best.contrib
+                rest = [now[j] - old[j] + c[j] for j in range(m)]
                 perp = self._perp(zi, [delta[j] + c[j] for j in range(m)], c)
-                tail = False
-                if self._quiet(zi, perp, na) and best.sig:
-                    lr, se_r, ok_r = self._signature(zi, rest, 3)
-                    tail = 0.0 <= lr / best.sig <= p["tail_share"]
-                if not tail and (not self._quiet(zi, rest, 3) or not self._quiet(zi, perp, na)):
-                    if t - self.wt0[zi] < p["lift_ms"]:
+                if not self._quiet(zi, rest, 3) or not self._quiet(zi, perp, na):
+                    tail = False
+                    if best.sig:
+                        lr, se_r, ok_r = self._signature(zi, rest, 3)
+                        a = lr / best.sig
+                        if 0.0 <= a <= p["tail_share"]:
+                            tail = self._quiet(zi, [rest[j] - a * c[j] for j in range(m)], 3)
+                    wait = p["tail_ms"] if tail else p["lift_ms"]
+                    if t - self.wt0[zi] < wait:
                         self.wact[zi] = 1
-                        self.hold[zi] = self.wt0[zi] + p["lift_ms"]
+                        self.hold[zi] = t + self.period_ms
                         return
                     gone = False
         if gone:
@@ -774,7 +780,7 @@ class Pipeline:
                     return False
                 tot += v
                 k += 1
-        return abs(tot) <= self.params["quiet_sigma"] * sd * (k ** 0.5) + k * self.unit * 0.5
+        return abs(tot) <= self.params["quiet_sigma"] * sd * (k ** 0.5) + k * self.unit * 0.25
 
     def _set_state(self, zi, vec):
         chs = self.zch[zi]

@@ -241,6 +241,7 @@ class Pipeline:
         self.dg = 0              # last frame's mean baseline step of the quiet zones
         self.frames = 0
         self.last_decision = None  # (zone, level, std error, frames averaged) of the last landing
+        self.waits = {}          # why decisions waited: reason -> count (diagnostics)
         for zi in range(nz):
             self._thresholds(zi)
 
@@ -666,6 +667,7 @@ class Pipeline:
                             tail = self._quiet(zi, [rest[j] - a * c[j] for j in range(m)], 3)
                     wait = p["tail_ms"] if tail else p["lift_ms"]
                     if t - self.wt0[zi] < wait:
+                        self._wait("tail" if tail else "residue")
                         self.wact[zi] = 1
                         self.hold[zi] = t + self.period_ms
                         return
@@ -685,6 +687,7 @@ class Pipeline:
             self.nocc[zi] = len(occ)
             return
         if shaped and bk < 0.0 and best.landed and t - self.wt0[zi] < p["lift_ms"]:
+            self._wait("lift")
             self.wact[zi] = 1
             self.hold[zi] = self.wt0[zi] + p["lift_ms"]
             return
@@ -710,6 +713,7 @@ class Pipeline:
             lnow, se1, ok1 = self._signature(zi, [now[j] - old[j] for j in range(m)], 1)
             sd = se1 * ((1.0 / 3.0 + 1.0 / na) ** 0.5)
             if abs(lnow - level) > p["trend_sigma"] * sd:
+                self._wait("trend")
                 self.wact[zi] = 1
                 self.hold[zi] = t + self.period_ms
                 return
@@ -717,6 +721,7 @@ class Pipeline:
             force = t - self.wt0[zi] >= p["max_wait_ms"]
             got = self._identify(zi, level, se, force, t)
             if got is None:
+                self._wait("identity")
                 self.wact[zi] = 1     # keep averaging, decide on a later frame
                 self.hold[zi] = t + (self.period_ms if self.gs is not None else 3 * self.period_ms)
                 return
@@ -742,6 +747,7 @@ class Pipeline:
         # 5. Unexplained (a field still coming, a knock, a closed ball at
         # the edge): wait; absorb it only once it has held for absorb_ms.
         if t - self.wt0[zi] < p["absorb_ms"]:
+            self._wait("unexplained")
             self.wact[zi] = 1
             self.hold[zi] = self.wt0[zi] + p["absorb_ms"]
             return
@@ -751,6 +757,9 @@ class Pipeline:
             occ.append(Occupant(None, delta, False))
             self.nocc[zi] = len(occ)
         self._set_state(zi, vec)
+
+    def _wait(self, reason):
+        self.waits[reason] = self.waits.get(reason, 0) + 1
 
     def _perp(self, zi, v, c):
         """v minus its projection on c: what of v is not a scaled copy of c."""
@@ -877,7 +886,11 @@ class Pipeline:
         b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], others, p["other_prior"])
         if force:
             return b, False, post >= p["certain_p"]
-        if post < p["decide_p"] or z > p["match_z"]:
+        if post < p["decide_p"]:
+            self._wait("ambiguous")
+            return None
+        if z > p["match_z"]:
+            self._wait("mismatch")
             return None
         # A ball that has rolled to a stop reads below what it will read
         # standing open a moment later: a level that may be a stronger
@@ -888,5 +901,6 @@ class Pipeline:
                 sc = self.sigs.get(c)
                 if c != b and sc is not None and (sc > 0.0) == (sb > 0.0) and \
                         abs(level) < p["ramp_share"] * abs(sc):
+                    self._wait("ramp")
                     return None
         return b, False, post >= p["certain_p"]

@@ -409,8 +409,9 @@ class App:
         elif typ == "health":
             link.reply(seq, "health", self.health())
         elif typ == "state":
-            link.reply(seq, "state", {"configured": self.game is not None, "events": self.events,
-                                      "t": self.gtime(self.clock.ticks_ms()) if self.game else 0,
+            now = self.clock.ticks_ms()
+            link.reply(seq, "state", {"configured": self.game is not None, "events": self.events, "now": now,
+                                      "t": self.gtime(now) if self.game else 0,
                                       "view": self.game.view() if self.game is not None else None})
         elif typ == "cfg":
             if type(body) is not dict:

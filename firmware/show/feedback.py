@@ -91,6 +91,7 @@ class Feedback:
         self._c1 = [0] * nz
         self._c2 = [0] * nz
         self._lvl = [0] * nz
+        self._zstart = [0] * nz      # when the zone's animation started
         self._fault = [0] * nz
         self._fl_kind = [_FL_NONE] * nz
         self._fl_col = [0] * nz
@@ -135,6 +136,8 @@ class Feedback:
     def sync(self, view):
         """Zone colours from the referee's view() (called after events)."""
         nz = len(self._mode)
+        old = list(self._mode)
+        now = self.clock.ticks_ms()
         for z in range(nz):
             self._mode[z] = _OFF
         zones = view.get("zones", {})
@@ -151,19 +154,24 @@ class Feedback:
                 self._c1[zi] = self._pcol(info.get("owner"))
                 self._lvl[zi] = P.GATE_LEVEL
                 continue
-            o1 = self._owner.get(bk[0], -1)
+            # the newest arrival first: a battle starts in the attacker's colour
+            o1 = self._owner.get(bk[-1], -1)
             o2 = o1
             for b in bk:
                 o = self._owner.get(b, -1)
                 if o != o1:
                     o2 = o
-            self._c1[zi] = self._pcol(o1)
+            c1 = self._pcol(o1)
             self._lvl[zi] = P.STAND_LEVEL
             if o2 != o1:
+                c2 = self._pcol(o2)
+                if old[zi] != _ALT or self._c1[zi] != c1 or self._c2[zi] != c2:
+                    self._zstart[zi] = now
                 self._mode[zi] = _ALT
-                self._c2[zi] = self._pcol(o2)
+                self._c2[zi] = c2
             else:
                 self._mode[zi] = _SOLID
+            self._c1[zi] = c1
         ch = view.get("choice")
         if ch:
             zi = self._zindex.get(ch.get("zone"))
@@ -286,7 +294,8 @@ class Feedback:
                         lvl = self._lvl[z]
                     elif m == _ALT:
                         animated = True
-                        col = self._c1[z] if ((now // P.BATTLE_MS) & 1) == 0 else self._c2[z]
+                        ph = (diff(now, self._zstart[z]) // P.BATTLE_MS) & 1
+                        col = self._c1[z] if ph == 0 else self._c2[z]
                         lvl = self._lvl[z]
                     elif m == _BREATHE:
                         animated = True

@@ -1,0 +1,263 @@
+"""The real firmware on the virtual board (the `micropython` binary), driven
+only through simulated sensor frames and the serial link, as a host would
+drive a real board; plus its fault behaviour (power cut, garbage on the
+link, hung sensor bus, dead channel) and real mpremote against it."""
+import json
+import os
+import subprocess
+
+import pytest
+
+from host_tools import boards, fwpath, sim
+from host_tools.vboard import VBoard
+from mptools import tool
+
+fwpath.ensure()
+import referee  # noqa: E402
+from referee.events import encode_json  # noqa: E402
+from show import palette  # noqa: E402
+from show.feedback import led_layout  # noqa: E402
+from match import Match  # noqa: E402
+
+BOARD = "esp32_devkitc"
+
+
+def sample_header():
+    with open(os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "official.ndjson")) as f:
+        return json.loads(f.readline())
+
+
+@pytest.fixture(scope="module")
+def board():
+    return boards.load(BOARD)
+
+
+@pytest.fixture(scope="module")
+def game(board):
+    sc = sim.random_game(1, board, sample_header())
+    return sc, sim.run(board, sc, seed=1, header=sc.header)
+
+
+@pytest.fixture
+def vb(board):
+    v = VBoard(board, lockstep=True)
+    v.start()
+    yield v
+    v.stop()
+
+
+def colour(c, level, cap):
+    sc = level * cap // 255
+    return (((c >> 16) & 255) * sc // 255, ((c >> 8) & 255) * sc // 255, (c & 255) * sc // 255)
+
+
+def zone_rgb(buf, leds):
+    # strip buffer is GRB
+    return set((buf[3 * i + 1], buf[3 * i], buf[3 * i + 2]) for i in leds)
+
+
+def test_official_game_plays_to_the_end(vb, board, game):
+    sc, res = game
+    header = dict(sc.header)
+    link = vb.link()
+    replies = vb.play(res.frames, res.controls, link, header=header)
+    assert replies[0][1] == {"ok": True}                       # cfg
+    _, st = vb.request(link, "state")
+    offset = st["now"] - st["t"]                               # board clock - game time
+    events = [b for _, typ, b in link.take("game")]
+    kinds = [e["ev"] for e in events]
+    assert "win" in kinds
+    assert st["view"]["phase"] == "over"
+    win_at = kinds.index("win")
+    assert "reject" not in kinds[:win_at], [e for e in events if e["ev"] == "reject"]
+
+    # landings were seen where the simulator opened the Bakugan, for the
+    # right player (telling apart one player's own pieces is the sensing
+    # pipeline's job: here the board must agree with the host model below)
+    owner = {b["id"]: i for i, p in enumerate(header["players"]) for b in p["bakugan"]}
+    stands = [(e["zone"], e["player"]) for e in events[:win_at] if e["ev"] == "stand"]
+    truth = [(x["zone"], owner[x["bakugan"]]) for x in res.truth if x["ev"] == "open" and not x.get("lesson")]
+    assert len(stands) >= 8
+    it = iter(truth)
+    assert all(s in it for s in stands), (stands, truth)     # an in-order subsequence
+
+    # the firmware under MicroPython decides exactly what the same modules
+    # decide on the host (CPython) from the same frames and controls
+    host = []
+    hg = referee.new_game(header, lambda o: host.append(json.loads(encode_json(o))))
+    m = Match(board, hg)
+    ci = 0
+    ctl = res.controls
+    for t, fr in res.frames:
+        while ci < len(ctl) and ctl[ci]["t"] <= t:
+            m.control(dict(ctl[ci]))
+            ci += 1
+        m.frame(fr, t)
+
+    def strip_t(evs):
+        return [dict((k, v) for k, v in e.items() if k != "t") for e in evs]
+    assert strip_t(events) == strip_t(host)
+
+    # what the board stored is a valid event log that replays, on the host,
+    # to exactly the events the board sent (rejected inputs are not stored)
+    with open(os.path.join(vb.workdir, "game.ndj")) as f:
+        lines = [json.loads(x) for x in f if x.strip()]
+    out = []
+    g = referee.new_game(lines[0], lambda o: out.append(json.loads(encode_json(o))))
+    for ev in lines[1:]:
+        assert g.feed(ev), ev
+    assert out == [e for e in events if e["ev"] != "reject"]
+
+    # LEDs and buzzer: every landing lit its zone in the player's colour and
+    # sounded, within one loop period of the decision
+    period = 1000 // board["rate_hz"]
+    cap = board["wiring"]["led"]["max_brightness"]
+    zl, _ = led_layout(board)
+    zone_index = {z["id"]: i for i, z in enumerate(board["zones"])}
+    n_clash = 0
+    for i, e in enumerate(events[:win_at]):
+        if e["ev"] != "stand":
+            continue
+        T = e["t"] + offset
+        writes = [(t, buf) for t, buf in vb.leds if T <= t <= T + period]
+        assert writes, ("no LED write within %d ms of the landing at %d" % (period, T), events[i - 3:i + 3],
+                        [(t, zone_rgb(b, zl[zone_index[e["zone"]]])) for t, b in vb.leds if T - 3000 < t < T + 3000])
+        seen = zone_rgb(writes[0][1], zl[zone_index[e["zone"]]])
+        own = colour(palette.PLAYER[e["player"]], palette.STAND_LEVEL, cap)
+        clash = i + 1 < len(events) and events[i + 1]["ev"] == "clash"
+        if clash:
+            n_clash += 1
+            other = colour(palette.PLAYER[1 - e["player"]], palette.STAND_LEVEL, cap)
+            assert seen in ({own}, {other}), seen
+        else:
+            assert seen == {own}, (e, seen)
+        assert [x for x in vb.tones if T <= x[0] <= T + period and x[2] > 0], "no sound for %s" % e
+    assert n_clash >= 1
+    # the winner: fanfare, then the whole mat in the winner's colour
+    w = events[win_at]
+    Tw = w["t"] + offset
+    notes = []
+    for t, f, d in vb.tones:
+        if t >= Tw and d > 0 and (not notes or notes[-1] != f):
+            notes.append(f)
+    i = notes.index(523)
+    assert notes[i:i + 4] == [523, 659, 784, 1046], notes     # the win cue, whole
+    late = [buf for t, buf in vb.leds if t > Tw + 500]
+    assert late
+    win_col = palette.PLAYER[w["player"]]
+    for buf in late[-3:]:
+        for zi in range(len(zl)):
+            for (r, gg, b) in zone_rgb(buf, zl[zi]):
+                assert (r > 0) == (((win_col >> 16) & 255) > 0) and (b > 0) == ((win_col & 255) > 0)
+    # the cap and the budget held all game long
+    budget = board["wiring"]["led"]["budget_ma"]
+    for t, buf in vb.leds:
+        assert max(buf) <= cap
+        assert len(buf) // 3 + sum(buf) * 20 // 255 <= budget
+    _, h = vb.request(link, "health")
+    assert h["overruns"] == 0 and h["tx_drops"] == 0 and h["save_errors"] == 0
+    assert vb.resets == []
+
+
+def test_power_cut_mid_game_resumes_where_it_was(vb, board, game):
+    sc, res = game
+    link = vb.link()
+    cut = len(res.frames) // 2
+    frames = res.frames[:cut]
+    ctl = [c for c in res.controls if c["t"] <= frames[-1][0]]
+    vb.play(frames, ctl, link, header=dict(sc.header))
+    _, before = vb.request(link, "state")
+    assert before["events"] >= 3
+    last_t = max(b["t"] for _, typ, b in link.take("game"))
+    vb.power_cycle()
+    link = vb.link()
+    vb.run_for(100, link)
+    hello = [b for _, typ, b in link.take("hello")]
+    assert hello[-1]["cause"] == "power"
+    assert hello[-1]["resumed"] == before["events"]
+    _, after = vb.request(link, "state")
+    assert after["view"] == before["view"]
+    assert after["t"] >= last_t          # game time never goes back (it resumes from the last event)
+
+
+def test_garbage_on_the_link(vb):
+    link = vb.link()
+    junk = bytes((i * 73 + 5) & 0xFF for i in range(20000)).replace(b"\x03", b"")
+    link.write_raw(junk)
+    vb.run_for(1500, link)      # error replies are limited to 4 a second: let the window pass
+    link.write_raw(b"\x1eB1 9 ctl {\"ev\":\"resolve\"} 0000\n")
+    vb.run_for(1100, link)
+    link.write_raw(b"\x1eB1 7 cfg {" + b"x" * 5000 + b"\n")
+    vb.run_for(1100, link)
+    assert vb.request(link, "ping")[0] == "pong"
+    _, h = vb.request(link, "health")
+    assert h["rx_garbage"] > 5000
+    assert h["rx_errors"] >= 2
+    assert vb.resets == []
+    codes = [b["code"] for _, typ, b in link.take("err")]
+    assert "checksum" in codes and "oversized" in codes
+
+
+def test_hung_sensor_bus_is_reset_by_the_watchdog(vb):
+    link = vb.link()
+    vb.run_for(200, link)
+    vb.faults.hang = True                       # the next scan never returns
+    vb.allow(10000)
+    import time
+    deadline = time.monotonic() + 20
+    while not vb.resets and time.monotonic() < deadline:
+        time.sleep(0.05)
+    vb.faults.hang = False
+    assert [c for _, c in vb.resets] == ["wdt"]
+    vb.wait_booted()
+    link = vb.link()
+    _, h = vb.request(link, "health")
+    assert h["cause"] == "wdt"
+
+
+def test_dead_channel_is_reported_and_shown(vb, board):
+    link = vb.link()
+    vb.request(link, "cfg", sample_header())
+    vb.faults.dead[31] = 0
+    vb.run_for(4000, link)
+    faults = [b for _, typ, b in link.take("fault")]
+    assert [(f["ch"], f["zone"], f["kind"]) for f in faults] == [(31, 5, "dead")]
+    zl, _ = led_layout(board)
+    cap = board["wiring"]["led"]["max_brightness"]
+    magenta = colour(palette.FAULT, 255, cap)
+    assert any(zone_rgb(buf, zl[5]) == {magenta} for t, buf in vb.leds[-30:])
+    assert any(zone_rgb(buf, zl[5]) == {(0, 0, 0)} for t, buf in vb.leds[-30:])
+    assert 2000 in [f for t, f, d in vb.tones if d > 0]
+    _, h = vb.request(link, "health")
+    assert h["faults"] == [31]
+
+
+def run_mpremote(vb, *args):
+    return subprocess.run([tool("mpremote"), "connect", vb.url, "resume"] + list(args),
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_mpremote_stops_the_app_and_maintenance_mode(board):
+    with VBoard(board, lockstep=False) as vb:
+        link = vb.link()
+        link.wait_for(lambda f: f[1] == "hello", 10)
+        # Ctrl-C from mpremote stops the app; the REPL answers; the watchdog is parked
+        r = run_mpremote(vb, "exec", "print('sum', 6 * 7)")
+        assert r.returncode == 0, r.stderr
+        assert "sum 42" in r.stdout
+        assert vb._wdt_parked and vb.resets == []
+        # back to the app, then ask it for maintenance mode over the link
+        vb.restart("hard")
+        vb.wait_booted()
+        link = vb.link()
+        link.wait_for(lambda f: f[1] == "hello", 10)
+        assert link.request("maint", {"on": True})[1]["ok"]
+        import time
+        deadline = time.monotonic() + 10
+        while "maintenance mode" not in vb.console_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [c for _, c in vb.resets] == ["hard", "hard"]
+        assert os.path.exists(os.path.join(vb.workdir, "maint"))
+        r = run_mpremote(vb, "exec", "import maint; maint.leave(); print('left')")
+        assert r.returncode == 0 and "left" in r.stdout, r.stderr
+        assert not os.path.exists(os.path.join(vb.workdir, "maint"))

@@ -45,6 +45,7 @@ from host_tools.errors import UserError
 
 HDR = struct.Struct("<BII")
 BOOT_MS = 300           # virtual time a (re)boot takes
+DEFAULT_PORT = 7000     # `bakumat vboard` serves its serial link on 127.0.0.1:7000
 
 
 def micropython_exe():
@@ -574,3 +575,83 @@ class VBoard:
                 self.run_for(20, link)
                 spent += 20
         return replies
+
+
+class Live:
+    """Scenario control of a running (realtime) virtual board: scenario
+    lines (host_tools/sim syntax: `throw drago -> zone 4`, `remove zone 4`,
+    `fault ch 17 dead`, `gate 0 dan-gold on zone 4`, ...) happen now. The
+    whole scenario so far is simulated again and shown from now on, each
+    channel shifted so the field does not jump where nothing changed. Control
+    events in the scenario are sent over the serial link at their time, as a
+    host app would."""
+
+    def __init__(self, vb, seed=0, lead_s=0.3):
+        self.vb = vb
+        self.seed = seed
+        self.lead_s = lead_s
+        self.lines = []
+        self.start = vb.vnow
+        self.shift = None
+        self.res = None
+        self._seq = 60000
+        self._pending = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._sender, daemon=True).start()
+
+    def now_s(self):
+        return (self.vb.vnow - self.start) / 1000.0
+
+    def add(self, text):
+        """Apply scenario lines now. Raises sim.ScenarioError on a bad line."""
+        from host_tools import sim
+        at = self.now_s() + self.lead_s
+        new = []
+        for line in text.splitlines():
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            if " at " not in " %s " % line and not line.startswith(("bakugan", "set", "gap")):
+                line += " at %.3fs" % at
+            new.append(line)
+        if not new:
+            return None
+        cand = self.lines + new
+        sc = sim.parse_scenario("\n".join(cand + ["idle 600s"]))
+        res = sim.run(self.vb.board, sc, seed=self.seed)
+        old_src = self.vb.source
+        T = self.vb.vnow
+        src = Recorded(res.frames, self.start, self.vb.board)
+        before = old_src.frame_at(T)
+        after = src.frame_at(T)
+        shift = [b - a for a, b in zip(after, before)]
+        self.vb.source = Shifted(src, shift)
+        self.lines = cand
+        self.res = res
+        with self._lock:
+            self._pending = [c for c in res.controls if self.start + c["t"] > T]
+        return res
+
+    def _sender(self):
+        from host_tools.link import codec
+        while not self.vb._stop:
+            time.sleep(0.01)
+            with self._lock:
+                due = [c for c in self._pending if self.start + c["t"] <= self.vb.vnow]
+                self._pending = [c for c in self._pending if c not in due]
+            for c in due:
+                body = dict(c)
+                body.pop("t", None)
+                self._seq = self._seq + 1 if self._seq < 65535 else 60000
+                self.vb.serial_write(codec.encode(self._seq, "ctl", body))
+
+
+class Shifted:
+    """A frame source with a constant per-channel offset."""
+
+    def __init__(self, src, shift):
+        self.src = src
+        self.shift = shift
+
+    def frame_at(self, t):
+        return [max(0, c + d) for c, d in zip(self.src.frame_at(t), self.shift)]

@@ -1,0 +1,41 @@
+"""`bakumat vboard`: the firmware on the virtual board, served on a TCP
+port, with scenario control from the terminal (its side channel)."""
+import os
+import re
+import subprocess
+import sys
+
+from host_tools.link import open_link
+
+
+def test_vboard_command_serves_the_app_and_takes_scenario_lines(tmp_path):
+    script = tmp_path / "fault.txt"
+    script.write_text("fault ch 31 dead\n")
+    cmd = [sys.executable, "-m", "host_tools.cli", "vboard", "--port", "0", "--dir", str(tmp_path / "fs"),
+           "--script", str(script)]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        first = p.stdout.readline()
+        m = re.search(r"(socket://127\.0\.0\.1:\d+)", first)
+        assert m, first
+        link = open_link(m.group(1))
+        assert link.request("version", timeout=10)[1]["board"] == "esp32_devkitc"
+        link.request("cfg", {"mode": "official", "players": [
+            {"name": "A", "bakugan": [{"id": "a1", "attr": "pyrus", "g": 400}], "gates": [{"id": "ga", "bonus": {}}]},
+            {"name": "B", "bakugan": [{"id": "b1", "attr": "haos", "g": 400}], "gates": [{"id": "gb", "bonus": {}}]}]})
+        fault = link.wait_for(lambda f: f[1] == "fault", timeout=15)
+        assert fault[2]["ch"] == 31 and fault[2]["zone"] == 5
+        # the board's filesystem is the folder: the game is stored there
+        assert os.path.exists(tmp_path / "fs" / "game.ndj")
+        p.stdin.write("status\n")
+        p.stdin.flush()
+        lines = [p.stdout.readline() for _ in range(2)]
+        assert any("board time" in x for x in lines), lines
+        link.close()
+        p.stdin.write("quit\n")
+        p.stdin.flush()
+        assert p.wait(20) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()

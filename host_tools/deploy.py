@@ -8,7 +8,8 @@ The board's filesystem mirrors firmware/ (firmware/ is the board's root):
 every module as .mpy (or .py with --source; main.py and boot.py always stay
 .py: MicroPython runs them by name), other files (web/) as they are, plus
 the configuration files written by `config_files` (the board definition
-as /board.json). The board keeps /.bakumat-manifest.json: the SHA-256 and
+as board.json). Board paths are relative to the board's current directory
+(/ on an ESP32). The board keeps .bakumat-manifest.json: the SHA-256 and
 size of every file deployed (format: docs/formats/deploy-manifest-v1.md).
 A file is copied when its hash differs from the manifest's, or when the
 size on the board differs from the manifest's (a file changed behind our
@@ -21,6 +22,7 @@ Targets: `DirTarget(path)` (a folder standing for the board's filesystem,
 for tests and for preparing an image) and `BoardTarget(Mpremote)` (a real
 or virtual board over mpremote).
 """
+import base64
 import hashlib
 import json
 import os
@@ -33,7 +35,9 @@ from host_tools import fwpath
 from host_tools.errors import UserError
 from host_tools.progress import Progress
 
-MANIFEST = "/.bakumat-manifest.json"
+# Board paths are relative to the board's current directory: the root (/) on
+# an ESP32, the board's folder on the virtual board (whose "/" is the host's).
+MANIFEST = ".bakumat-manifest.json"
 MANIFEST_VERSION = 1
 KEEP_SOURCE = ("main.py", "boot.py")
 SKIP_DIRS = ("__pycache__",)
@@ -169,7 +173,7 @@ def stage(dest, arch=None, source=False, extra=None, src=None, progress=None):
             d = os.path.join(dest, out_rel)
             os.makedirs(os.path.dirname(d), exist_ok=True)
             shutil.copyfile(s, d)
-        staged["/" + out_rel] = {"local": d}
+        staged[out_rel] = {"local": d}
         bar.set(i + 1)
     if progress is None:
         bar.close("compiled %d files%s" % (len(files), "" if source else " with mpy-cross" +
@@ -188,10 +192,10 @@ def stage(dest, arch=None, source=False, extra=None, src=None, progress=None):
 
 def config_files(board_def, mode=None, fw=None):
     """The configuration files a deploy writes: the merged board definition
-    as /board.json, and /app.json (docs/formats/deploy-manifest-v1.md)."""
-    files = {"/board.json": json.dumps(board_def, sort_keys=True, separators=(",", ":")) + "\n"}
+    as board.json, and app.json (docs/formats/deploy-manifest-v1.md)."""
+    files = {"board.json": json.dumps(board_def, sort_keys=True, separators=(",", ":")) + "\n"}
     app = {"version": 1, "board": board_def.get("name"), "mode": mode, "fw": fw}
-    files["/app.json"] = json.dumps(app, sort_keys=True) + "\n"
+    files["app.json"] = json.dumps(app, sort_keys=True) + "\n"
     return files
 
 
@@ -235,7 +239,7 @@ def parents(paths):
     for p in paths:
         parts = p.strip("/").split("/")[:-1]
         for k in range(1, len(parts) + 1):
-            out.add("/" + "/".join(parts[:k]))
+            out.add("/".join(parts[:k]))
     return sorted(out, key=lambda d: (d.count("/"), d))
 
 
@@ -249,7 +253,11 @@ except Exception:
     free = None
 i = sys.implementation
 info = {"mpy": getattr(i, "_mpy", None), "ver": list(i.version[:3]), "machine": getattr(i, "_machine", ""),
-        "platform": sys.platform, "free": free}
+        "platform": sys.platform, "free": free, "cwd": os.getcwd()}
+try:
+    os.stat("/proc/self"); info["hostfs"] = info["cwd"] == "/"
+except OSError:
+    info["hostfs"] = False
 try:
     f = open(%(manifest)r); text = f.read(); f.close()
 except OSError:
@@ -286,25 +294,70 @@ class BoardTarget:
         d = _parse_marked(self.mp.exec(PROBE % {"manifest": MANIFEST, "mark": _MARK}))
         return d["info"], d["manifest"], d["sizes"]
 
+    # raw bytes per exec: the base64 text (1.37x) and the decoded chunk must
+    # fit a board's heap comfortably (about 110 KB free on an ESP32 in
+    # maintenance mode); an exec costs a round trip (~0.1 s), whatever its size
+    CHUNK = 4096
+    # payload per mpremote invocation (command-line limits, and a progress step)
+    BATCH = 48 * 1024
+
     def apply(self, copies, removes, dirs, partial_manifest, full_manifest, on_file):
-        ops = []
-        pre = "import os\n"
+        """Files go as base64 chunks in `mpremote exec` scripts (fewer round
+        trips than `fs cp`'s 256-byte writes, and binary-safe), each into
+        NAME.tmp then renamed over NAME, so a cut never leaves half a file
+        under the real name."""
+        head = "import os\n"
         if dirs:
-            pre += "for d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n" % (dirs,)
-        ops.append(["exec", pre])
-        ops.append(["fs", "cp", "-f", partial_manifest, ":" + MANIFEST])
-        for local, remote in copies:
-            ops.append(["fs", "cp", "-f", local, ":" + remote])
-        post = "import os\n"
+            head += "for d in %r:\n try:\n  os.mkdir(d)\n except OSError:\n  pass\n" % (dirs,)
+        files = [(partial_manifest, MANIFEST, None)] + [(l, r, r) for l, r in copies]
+        scripts = [head]
+        for local, remote, report in files:
+            with open(local, "rb") as f:
+                data = f.read()
+            tmp = remote + ".tmp"
+            parts = [data[k:k + self.CHUNK] for k in range(0, len(data), self.CHUNK)] or [b""]
+            for i, part in enumerate(parts):
+                code = ""
+                if i == 0:
+                    code += "import binascii\n_f=open(%r,'wb')\n" % tmp
+                code += "_f.write(binascii.a2b_base64(%r))\n" % base64.b64encode(part).decode()
+                if i == len(parts) - 1:
+                    code += ("_f.close()\nimport os\ntry:\n os.rename(%r,%r)\nexcept OSError:\n os.remove(%r)\n"
+                             " os.rename(%r,%r)\n" % (tmp, remote, remote, tmp, remote))
+                    if report is not None:
+                        code += "print(%r)\n" % (_MARK + "cp " + report)
+                scripts.append(code)
+        tail = "import os\n"
         if removes:
-            post += "for p in %r:\n try:\n  os.remove(p)\n except OSError:\n  pass\n" % (removes,)
-        ops.append(["exec", post])
-        ops.append(["fs", "cp", "-f", full_manifest, ":" + MANIFEST])
+            tail += "for p in %r:\n try:\n  os.remove(p)\n except OSError:\n  pass\n" % (removes,)
+        scripts.append(tail)
+        # the full manifest last: it vouches for everything above
+        with open(full_manifest, "rb") as f:
+            man = f.read()
+        scripts.append("import binascii, os\n_f=open(%r,'wb')\n_f.write(binascii.a2b_base64(%r))\n_f.close()\n"
+                       "try:\n os.rename(%r,%r)\nexcept OSError:\n os.remove(%r)\n os.rename(%r,%r)\n"
+                       % (MANIFEST + ".tmp", base64.b64encode(man).decode(), MANIFEST + ".tmp", MANIFEST,
+                          MANIFEST, MANIFEST + ".tmp", MANIFEST))
 
         def line(text):
-            if text.startswith("cp ") and text.endswith(tuple(":" + r for _, r in copies)):
-                on_file(text.rsplit(":", 1)[1])
-        self.mp.run(ops, on_line=line, timeout=600)
+            if text.startswith(_MARK + "cp "):
+                on_file(text[len(_MARK) + 3:])
+        # consecutive small scripts share an exec (they run in order anyway)
+        merged = []
+        for code in scripts:
+            if merged and len(merged[-1]) + len(code) <= self.CHUNK * 3 // 2:
+                merged[-1] += code
+            else:
+                merged.append(code)
+        batch, size = [], 0
+        for code in merged:
+            if batch and size + len(code) > self.BATCH:
+                self.mp.run(batch, on_line=line, timeout=600)
+                batch, size = [], 0
+            batch.append(["exec", code])
+            size += len(code)
+        if batch:
+            self.mp.run(batch, on_line=line, timeout=600)
 
 
 class DirTarget:
@@ -358,6 +411,9 @@ def deploy(target, board_def=None, mode=None, source=False, force=False, fw=None
     out = sys.stderr if out is None else out
     mpyc = None if source else mpy_cross_version()
     info, old_text, sizes = target.probe()
+    if info.get("hostfs"):
+        raise UserError("the board at %s is a MicroPython whose current directory is a computer's root "
+                        "folder (/): refusing to copy files there" % target.name)
     arch = check_compat(info, mpyc, source)
     info["arch"] = arch
     info["kind"] = "source" if source else "mpy"

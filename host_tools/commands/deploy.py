@@ -23,6 +23,7 @@ def add_deploy_options(p):
     p.add_argument("--force", action="store_true", help="copy every file, even unchanged ones")
     p.add_argument("--no-reset", action="store_true", help="leave the board in maintenance mode after copying")
     p.add_argument("--timeout", type=float, default=20.0, help="seconds to wait for the app after the reset (20)")
+    p.add_argument("--firmware", metavar="DIR", help="the firmware tree to deploy (default: this checkout's firmware/)")
 
 
 def add_arguments(p):
@@ -153,8 +154,11 @@ def run_deploy(args, port):
     mode = mode or "official"
     if mode not in game_modes():
         raise UserError("unknown game mode %r (known: %s)" % (mode, ", ".join(game_modes())))
-    fw = expected_fw()
-    deploy.deploy(target, board_def, mode=mode, source=args.source, force=args.force, fw=fw, out=out)
+    src = getattr(args, "firmware", None)
+    if src is not None and not os.path.isfile(os.path.join(src, "app.py")):
+        raise UserError("--firmware %s: not a BakuMat firmware tree (no app.py)" % src)
+    fw = expected_fw(src)
+    deploy.deploy(target, board_def, mode=mode, source=args.source, force=args.force, fw=fw, out=out, src=src)
     if args.no_reset:
         out.write("left the board in maintenance mode (--no-reset)\n")
         return 0
@@ -166,10 +170,23 @@ def run_deploy(args, port):
 def _previous_app(mp):
     import json
     try:
-        text = mp.read_text("/app.json")
+        text = mp.read_text("app.json")
         return json.loads(text) if text else {}
     except (UserError, ValueError):
         return {}
+
+
+# machine.reset() as mpremote's `reset` does it; the virtual board (unix port,
+# no machine.reset) is reset through its side channel ('R', hw/vboard.py).
+RESET = """import time
+time.sleep_ms(100)
+try:
+    import machine
+    machine.reset()
+except AttributeError:
+    import hw.vboard
+    hw.vboard.side().send(82, 2)
+"""
 
 
 def _restart(mp, in_maint, out):
@@ -178,7 +195,7 @@ def _restart(mp, in_maint, out):
     out.write("restarting the board\n")
     try:
         mp.run([["exec", "try:\n import maint\n maint.leave()\nexcept ImportError:\n pass\n"],
-                ["exec", "--no-follow", "import time, machine; time.sleep_ms(100); machine.reset()"]], timeout=30)
+                ["exec", "--no-follow", RESET]], timeout=30)
     except UserError:
         pass    # the reset may cut the connection under mpremote
 

@@ -83,12 +83,12 @@ def test_only_changed_files_are_copied(tmp_path, src, unix_info):
         f.write("\n_DEPLOY_TEST = 1\n")
     os.remove(os.path.join(src, "show", "sound.py"))
     r, _ = run(t, src)
-    assert r["copied"] == ["/referee/engine.mpy"]
-    assert r["removed"] == ["/show/sound.mpy"]
+    assert r["copied"] == ["referee/engine.mpy"]
+    assert r["removed"] == ["show/sound.mpy"]
     assert not (root / "show" / "sound.mpy").exists()
     # the mode is config: changing it rewrites only app.json
     r, _ = run(t, src, mode="big")
-    assert r["copied"] == ["/app.json"]
+    assert r["copied"] == ["app.json"]
 
 
 def test_a_file_changed_on_the_board_is_copied_again(tmp_path, src, unix_info):
@@ -99,7 +99,7 @@ def test_a_file_changed_on_the_board_is_copied_again(tmp_path, src, unix_info):
     (root / "link" / "codec.mpy").write_bytes(b"broken")
     (root / "sense" / "pipeline.mpy").unlink()
     r, _ = run(t, src)
-    assert r["copied"] == ["/link/codec.mpy", "/sense/pipeline.mpy"]
+    assert r["copied"] == ["link/codec.mpy", "sense/pipeline.mpy"]
     r, _ = run(t, src, force=True)
     assert len(r["copied"]) == len(deploy.app_files(src)) + 2
 
@@ -110,7 +110,7 @@ def test_source_mode_replaces_mpy_and_back(tmp_path, src, unix_info):
     t = deploy.DirTarget(str(root), unix_info)
     run(t, src)
     r, _ = run(t, src, source=True)
-    assert "/referee/engine.py" in r["copied"] and "/referee/engine.mpy" in r["removed"]
+    assert "referee/engine.py" in r["copied"] and "referee/engine.mpy" in r["removed"]
     assert not list(root.rglob("*.mpy"))
     r, _ = run(t, src)
     assert not [p for p in root.rglob("*.py") if p.name not in deploy.KEEP_SOURCE]
@@ -147,7 +147,7 @@ def test_interrupted_deploy_is_finished_by_the_next(tmp_path, src, unix_info):
     for name in ("referee/engine.py", "sense/pipeline.py", "link/server.py"):
         shutil.copyfile(os.path.join(fwpath.FIRMWARE_DIR, name), os.path.join(src, name))
     r, _ = run(t, src)
-    assert sorted(r["copied"]) == ["/link/server.mpy", "/referee/engine.mpy", "/sense/pipeline.mpy"]
+    assert sorted(r["copied"]) == ["link/server.mpy", "referee/engine.mpy", "sense/pipeline.mpy"]
     r, _ = run(t, src)
     assert r["copied"] == []
 
@@ -163,7 +163,7 @@ def test_mpy_version_mismatch(tmp_path, src):
     assert not os.listdir(str(root))        # nothing was copied
     # .py files work on any version
     r, _ = run(t, src, source=True)
-    assert "/referee/engine.py" in r["copied"]
+    assert "referee/engine.py" in r["copied"]
     t = deploy.DirTarget(str(tmp_path / "x"), {"mpy": None, "ver": [1, 12, 0]})
     with pytest.raises(UserError) as e:
         run(t, src)
@@ -195,7 +195,7 @@ def test_xtensawin_bytecode_loads_anywhere(tmp_path, src, unix_info):
     info = dict(unix_info)
     r, _ = run(deploy.DirTarget(str(root), info), src)
     staged = deploy.stage(str(tmp_path / "x"), arch="xtensawin", src=src, progress=deploy.Progress("c", stream=io.StringIO()))
-    assert staged["/link/codec.mpy"]["size"] > 0
+    assert staged["link/codec.mpy"]["size"] > 0
     r = micropython(["-c", "import sys\nsys.path[:0]=['']\nfrom link import codec\nprint(codec.VERSION)"],
                     cwd=str(tmp_path / "x"))
     assert r.stdout.strip() == "1", r.stderr

@@ -56,7 +56,7 @@ def test_deploy_copies_and_imports_on_the_board(tmp_path):
         # a file damaged on the board is noticed by its size and copied again
         (fs / "sense" / "pipeline.mpy").write_bytes(b"x")
         r = deploy.deploy(deploy.BoardTarget(mp), boards.load("esp32_devkitc"), mode="official", out=out, src=src)
-        assert r["copied"] == ["/sense/pipeline.mpy"]
+        assert r["copied"] == ["sense/pipeline.mpy"]
 
 
 def test_cli_deploy_then_no_app_answers(tmp_path):

@@ -27,6 +27,7 @@ from host_tools.errors import UserError
 
 PLAYERS = ("random", "human")
 DEMO_MODES = ("official", "big", "multi")  # modes the simulated players know how to play
+FIRMWARES = ("micropython", "cpython")
 HUMAN = 0  # the person plays the first player in the header (top of the mat)
 EOF = object()  # in the answers queue: the terminal's input ended
 
@@ -82,6 +83,155 @@ class FirmwareMat:
             self.sensed = []
             return s
 
+    def view(self):
+        return self.tracker.game.view()
+
+    def events_after(self, seq):
+        return [e for e in self.tracker.events if e[0] > seq]
+
+    def run_span(self, frames, controls, start, end, pacer, term):
+        play_span(frames, controls, start, end, self, pacer, term)
+
+    def close(self):
+        pass
+
+
+class VBoardMat:
+    """The real firmware (firmware/app.py) under the micropython binary on
+    the virtual board (host_tools/vboard.py, lockstep clock): it only gets
+    the simulated sensor frames and the control events over the serial
+    link, as a board on USB would. Its game frames, sensed events, view and
+    LED strip are collected for the terminal and the page."""
+
+    STEP_MS = 100
+
+    def __init__(self, board, header):
+        from host_tools.vboard import VBoard
+        from host_tools.webview.livelink import Remote
+        self.board = board
+        self.lock = threading.Lock()
+        self.tracker = Remote(header)  # what the page is served (web API states)
+        self.sensed = []
+        self.header = header
+        self.start = None  # board time of game time 0, once the game is configured
+        self.vb = VBoard(board, lockstep=True)
+        self.vb.start()
+        try:
+            self.link = self.vb.link()
+        except BaseException:
+            self.vb.stop()
+            raise
+
+    def _configure(self, frames):
+        """Start the game on the board with the simulated frames already
+        showing: the pipeline takes its baselines from the first frames after
+        `cfg`, so they must be the simulated mat's (its sensors' own offsets),
+        not the virtual board's idle field."""
+        from host_tools.vboard import Recorded
+        self.start = self.vb.vnow
+        self.vb.source = Recorded(frames, self.start, self.board)
+        typ, body = self.vb.request(self.link, "cfg", self.header)
+        if typ != "ack" or not body.get("ok", True):
+            raise UserError("the virtual board refused the game: %s" % (body,))
+        self._collect(force_state=True)
+
+    @property
+    def t(self):
+        return 0 if self.start is None else self.vb.vnow - self.start
+
+    def _collect(self, force_state=False):
+        from host_tools.link import REPLIES
+        self.link.pump(0)
+        frames = [f for f in self.link.inbox if f[1] not in REPLIES]
+        self.link.inbox.clear()  # the acks of the controls: nothing to do with them
+        changed = force_state
+        with self.lock:
+            for _, typ, body in frames:
+                if not isinstance(body, dict):
+                    continue
+                if typ == "game":
+                    self.tracker.add_event(body)
+                    changed = True
+                elif typ in ("mat", "fault"):
+                    self.sensed.append(body)
+            if self.vb.leds:
+                buf = self.vb.leds[-1][1]  # GRB, as the NeoPixel buffer
+                self.tracker.leds = [[buf[i + 1], buf[i], buf[i + 2]] for i in range(0, len(buf) - 2, 3)]
+            self.tracker.t = self.t
+        if changed:
+            _, st = self.vb.request(self.link, "state")
+            with self.lock:
+                if st.get("view") != self.tracker.view:
+                    self.tracker.view = st.get("view")
+                    self.tracker.seq += 1
+
+    def run_span(self, frames, controls, start, end, pacer, term):
+        """Let board time run over game times (start, end], showing `frames`
+        and sending the controls of that span when their time comes."""
+        from host_tools.vboard import Recorded
+        vb = self.vb
+        if self.start is None:
+            self._configure(frames)
+        vb.source = Recorded(frames, self.start, self.board)
+        pending = [dict(c) for c in controls if start < c["t"] <= end]
+        link = self.link
+        base = self.start
+
+        def advance(T):
+            # side-channel thread, before board time moves to T
+            while pending and base + pending[0]["t"] <= T:
+                body = pending.pop(0)
+                body.pop("t", None)
+                sent0 = vb._forwarded
+                tx0 = link.tx_bytes
+                link.send("ctl", body)
+                vb.settle_serial(sent0 + link.tx_bytes - tx0)
+        vb.on_advance = advance
+        try:
+            while self.t < end and not pacer.stop.is_set() and not self.over:
+                nxt = min(end, self.t + self.STEP_MS)
+                if not pacer.wait(nxt):
+                    break
+                vb.run_for(max(1, nxt - self.t), link)
+                self._collect()
+                term.update()
+        finally:
+            vb.on_advance = None
+        self._collect()
+        term.update()
+
+    def control(self, ev):
+        typ, body = self.vb.request(self.link, "ctl", dict((k, v) for k, v in ev.items() if k != "t"))
+        self._collect()
+        return body.get("ok", False)
+
+    def finish(self):
+        self.vb.request(self.link, "end", {})
+        self._collect(force_state=True)
+
+    @property
+    def over(self):
+        v = self.tracker.view
+        return bool(v) and v.get("phase") == "over"
+
+    def take_sensed(self):
+        with self.lock:
+            s = self.sensed
+            self.sensed = []
+            return s
+
+    def view(self):
+        return self.tracker.view
+
+    def events_after(self, seq):
+        return [e for e in self.tracker.events if e[0] > seq]
+
+    def close(self):
+        try:
+            self.link.close()
+        finally:
+            self.vb.stop()
+
 
 # ------------------------------------------------------------------ terminal
 
@@ -117,12 +267,11 @@ class Terminal:
                 self.write("           sensors: learnt %s on zone %s" % (ev["bakugan"], ev["zone"]))
             elif ev["ev"] == "fault":
                 self.write("           sensors: FAULT on channel %s (%s)" % (ev["ch"], ev["kind"]))
-        tr = self.mat.tracker
         with self.mat.lock:
-            new = [e for e in tr.events if e[0] > self.seen]
+            new = self.mat.events_after(self.seen)
             if new:
                 self.seen = new[-1][0]
-            view = tr.game.view() if new else None
+            view = self.mat.view() if new else None
         show_mat = False
         for _, e in new:
             self.write(e.get("text") or e["ev"])
@@ -236,7 +385,8 @@ def _human_generator(rng, board, header, opts, ask, tell):
 # ------------------------------------------------------------------ driver
 
 def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False, out=None,
-             board_name=None, port=0, open_browser=True, answers=None, linger=True, stop=None, on_url=None):
+             board_name=None, port=0, open_browser=True, answers=None, linger=True, stop=None, on_url=None,
+             firmware="micropython"):
     """Play one simulated game live; returns the exit status (0: the game
     was played, whoever won; the terminal says who).
 
@@ -245,11 +395,11 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
     by default they come from stdin and from clicks on the page.
     linger: with view, keep serving after the game until Ctrl-C.
     stop: a threading.Event that ends the game early.
-    on_url: called with the page's address once it is served."""
+    on_url: called with the page's address once it is served.
+    firmware: "micropython" (the firmware app on the virtual board, the
+    real interpreter) or "cpython" (the same sensing and referee modules
+    imported here: quicker to start, for tests)."""
     from host_tools import boards
-    from host_tools.sim import game as sgame
-    from host_tools.sim import world
-    from host_tools.webview import state as wstate
     from host_tools.webview.timeline import default_board
 
     out = out or sys.stdout
@@ -262,12 +412,27 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
     board = boards.load(board_name or default_board())
     rng = random.Random("demo:%s:%s" % (mode, seed))
     header = make_header(mode, rng)
+    if firmware not in FIRMWARES:
+        raise UserError("firmware: expected one of %s, got %r" % (", ".join(FIRMWARES), firmware))
     stop = stop or threading.Event()
-    mat = FirmwareMat(board, header)
+    mat = VBoardMat(board, header) if firmware == "micropython" else FirmwareMat(board, header)
+    try:
+        return _run(mat, board, header, mode, seed, speed, players, view, out, port, open_browser, answers,
+                    linger, stop, on_url, firmware)
+    finally:
+        mat.close()
+
+
+def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_browser, answers, linger, stop,
+         on_url, firmware):
+    from host_tools.sim import game as sgame
+    from host_tools.sim import world
+    from host_tools.webview import state as wstate
     term = Terminal(out, board, header, mat)
     names = [p["name"] for p in header["players"]]
-    term.write("BakuMat demo: %s game on board %s, seed %s, speed %sx%s" % (
+    term.write("BakuMat demo: %s game on board %s, seed %s, speed %gx, firmware under %s%s" % (
         header.get("mode", "official"), board["name"], seed, speed,
+        "the micropython binary (virtual board)" if firmware == "micropython" else "CPython",
         "" if players == "random" else "; you are %s (player 1)" % names[HUMAN]))
     for i, p in enumerate(header["players"]):
         term.write("  %s: %s" % (p["name"], ", ".join("%s (%s, %d G)" % (b["id"], b["attr"], b["g"])
@@ -313,7 +478,7 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
         if players == "random":
             sc = sgame.random_game(seed, board, header)
             res = world.run(board, sc, seed=seed, header=header)
-            play_span(res.frames, res.controls, -1, res.frames[-1][0], mat, pacer, term)
+            mat.run_span(res.frames, res.controls, -1, res.frames[-1][0], pacer, term)
         else:
             _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop)
         if not mat.over and not stop.is_set():
@@ -322,7 +487,7 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
     finally:
         if srv is not None:
             srv.source.running = False
-    v = mat.tracker.game.view()
+    v = mat.view()
     if v["winner"] is not None:
         term.write("winner: %s (seed %s)" % (names[v["winner"]], seed))
     else:
@@ -394,7 +559,7 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
     def catch_up(gen):
         # render what the players did so far and play it up to now
         frames, controls = _render_stable(board, gen.sc, seed, header)
-        play_span(frames, controls, pos["t"], gen.t, mat, pacer, term)
+        mat.run_span(frames, controls, pos["t"], gen.t, pacer, term)
         pos["t"] = gen.t
 
     def ask(gen, bid):
@@ -431,4 +596,4 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
     if stop.is_set():
         return
     frames, controls = _render_stable(board, gen.sc, seed, header)
-    play_span(frames, controls, pos["t"], frames[-1][0], mat, pacer, term)
+    mat.run_span(frames, controls, pos["t"], frames[-1][0], pacer, term)

@@ -1,8 +1,8 @@
 """bakumat demo: a simulated game on the virtual mat, live.
 
 Two players throw Bakugan on the simulated mat (the magnetic simulator makes
-the sensor frames); the firmware's sensing pipeline and referee decide what
-happened; the game shows in the terminal, and in the browser with --view.
+the sensor frames); the firmware, running in the micropython binary on the
+virtual board, decides from those frames what happened; the game shows in the terminal, and in the browser with --view.
 `--players human` lets you throw for the first player (type a zone number,
 or click the zone on the page). `--sample` replays the bundled sample game's
 event log instead and prints its transcript.
@@ -27,6 +27,9 @@ def add_arguments(p):
                    help="with --view: HTTP port on 127.0.0.1 (default 8765; 0 picks a free one)")
     p.add_argument("--no-browser", action="store_true", help="with --view: print the address, do not open a browser")
     p.add_argument("--board", help="board definition (default: the first board folder)")
+    p.add_argument("--firmware", default="micropython", choices=("micropython", "cpython"),
+                   help="where the firmware runs: the micropython binary on the virtual board (default), "
+                        "or its modules under CPython")
     p.add_argument("--sample", action="store_true", help="replay the bundled sample game's event log instead")
     p.add_argument("--json", action="store_true", help="with --sample: print output events as NDJSON")
 
@@ -43,4 +46,5 @@ def run(args):
         raise UserError("--http: %d is not a TCP port (0..65535)" % args.http)
     from host_tools.demo_game import run_demo
     return run_demo(mode=args.mode, seed=args.seed, speed=args.speed, players=args.players, view=args.view,
-                    out=sys.stdout, board_name=args.board, port=args.http, open_browser=not args.no_browser)
+                    out=sys.stdout, board_name=args.board, port=args.http, open_browser=not args.no_browser,
+                    firmware=args.firmware)

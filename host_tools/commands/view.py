@@ -19,7 +19,8 @@ def add_arguments(p):
     p.add_argument("log", nargs="?", help="event log or raw sensor log (NDJSON) to replay with a timeline")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--live", action="store_true", help="watch a board live over the serial link")
-    src.add_argument("--vboard", action="store_true", help="watch the virtual board live")
+    src.add_argument("--vboard", action="store_true",
+                     help="watch the virtual board (`bakumat vboard`, on its default port) live")
     p.add_argument("--port", help="with --live: serial port or socket://HOST:PORT (default: the one ESP32 board "
                    "found by USB id; $BAKUMAT_PORT)")
     p.add_argument("--header", help="with --live: the game's header (an event log or JSON file), for names "

@@ -174,12 +174,8 @@ def source(vboard=False, port=None, board_name=None, header=None):
     """(LiveSource, watcher) for a board on `port` (or the virtual board)."""
     from host_tools import boardlink
     if vboard and not port:
-        try:
-            from host_tools import vboard as vb
-        except ImportError:
-            raise UserError("the virtual board is not in this version of bakumat yet; start one and pass "
-                            "--port socket://127.0.0.1:PORT")
-        port = "socket://127.0.0.1:%d" % getattr(vb, "DEFAULT_PORT", 7000)
+        from host_tools import vboard as vb
+        port = "socket://127.0.0.1:%d" % vb.DEFAULT_PORT  # where `bakumat vboard` serves its link
     bl = boardlink.connect(port, board_name)
     if bl.board is None:
         bl.close()

@@ -446,3 +446,38 @@ def test_view_command_serves_until_interrupted():
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+def test_view_live_on_the_virtual_board():
+    """bakumat view --live against the real firmware on the virtual board
+    (micropython binary, real-time clock): the page's state is the board's."""
+    from host_tools.link import open_link
+    from host_tools.vboard import VBoard
+    from host_tools.webview import livelink
+    with open(SAMPLE) as f:
+        header = json.loads(f.readline())
+    vb = VBoard("esp32_devkitc", lockstep=False)
+    vb.start()
+    try:
+        with open_link(vb.url) as link:
+            typ, body = link.request("cfg", header, timeout=10)
+            assert typ == "ack"
+            link.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6}, timeout=10)
+        src, watcher = livelink.source(port=vb.url, header=header)
+        srv = server.start(src)
+        try:
+            deadline = time.monotonic() + 15
+            st = None
+            while time.monotonic() < deadline:
+                _, _, st = get(srv.url + "api/state")
+                if st.get("view") and st["view"]["zones"]:
+                    break
+                time.sleep(0.1)
+            assert st["view"]["zones"]["6"]["gate"] == "dan-gold" and st["view"]["phase"] == "setup"
+            assert st["board"]["name"] == "esp32_devkitc" and st["header"]["players"][1]["name"] == "Runo"
+        finally:
+            watcher.close()
+            srv.shutdown()
+            srv.server_close()
+    finally:
+        vb.stop()

@@ -22,11 +22,12 @@ class Journal:
         self.events = []
         self.game = referee.new_game(header, None)
         for ev in events or ():
-            if self.game.feed(ev):
-                self.events.append(ev)
+            self.feed(ev)
         self.game.sink = sink
 
     def feed(self, ev):
+        if ev.get("ev") == "undo":  # an input event of the log like any other
+            return self.undo(ev.get("t", self.game.t)) is not None
         ok = self.game.feed(ev)
         if ok:
             self.events.append(ev)
@@ -38,7 +39,7 @@ class Journal:
     def undo(self, t):
         """Take back the last accepted event. Returns the event, or None
         (with a reject) when there is nothing to undo."""
-        if not self.events:
+        if not self.events or self.game.phase == 3:  # nothing, or the game is over
             if self.sink is not None:
                 self.sink(("reject", t, (("input", "undo"), ("reason", "nothing to undo"))))
             return None

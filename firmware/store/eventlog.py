@@ -26,6 +26,7 @@ FIELDS = {
     "resolve": (),
     "choose": (("player", "player", 1), ("action", "action", 1), ("zone", "int", 0)),
     "reveal": (("player", "player", 1), ("gate", "gate", 1), ("bonus", "bonus", 1)),
+    "undo": (),  # take back the last accepted event (referee/journal.py)
     # Extra rules of the official modes (docs/modes/official-extras.md).
     "trap": (("player", "player", 1), ("trap", "item", 1)),
     "gear": (("player", "player", 1), ("gear", "item", 1), ("extra", "bool", 0)),
@@ -44,6 +45,7 @@ RAW_FIELDS = {
     "resolve": (),
     "choose": FIELDS["choose"],
     "reveal": FIELDS["reveal"],
+    "undo": (),
     "register": (("bakugan", "bakugan", 1), ("zone", "int", 1)),
     "trap": FIELDS["trap"],
     "gear": FIELDS["gear"],
@@ -219,12 +221,14 @@ def iter_log(lines, kind="events"):
 
 
 def replay(lines, sink):
-    """Run a whole event log through the referee; return the game."""
+    """Run a whole event log through the referee (with its journal, so
+    `undo` events work); return the journal."""
+    from referee.journal import Journal
     game = None
     t = 0
     for lineno, obj in iter_log(lines):
         if game is None:
-            game = referee.new_game(obj, sink)
+            game = Journal(obj, sink)
         else:
             t = obj["t"]
             game.feed(obj)

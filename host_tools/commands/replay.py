@@ -23,6 +23,7 @@ def replay_events(lines, path, as_json, out):
     fwpath.ensure()
     from referee import events
     from referee.errors import SetupError
+    from referee.journal import Journal
     from store import eventlog
 
     game_box = []
@@ -46,7 +47,7 @@ def replay_events(lines, path, as_json, out):
         t = 0
         for lineno, obj in eventlog.iter_log(lines):
             if game is None:
-                game = __import__("referee").new_game(obj, _Sink())
+                game = Journal(obj, _Sink())
                 game_box.append(game)
             else:
                 t = obj["t"]

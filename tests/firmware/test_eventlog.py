@@ -36,6 +36,17 @@ class EventLogReader(unittest.TestCase):
         self.assertEqual(g.captured, [["gb"], []])
         self.assertEqual(out[-1][0], "end")
 
+    def test_undo_in_a_log_takes_back_the_last_event(self):
+        out = []
+        j = eventlog.replay(lines('{"t": 0, "ev": "gate", "player": 0, "gate": "ga", "zone": 1}',
+                                  '{"t": 5, "ev": "gate", "player": 1, "gate": "gb", "zone": 2}',
+                                  '{"t": 9, "ev": "land", "zone": 2, "bakugan": "a1", "by": "infer"}',
+                                  '{"t": 10, "ev": "undo"}',
+                                  '{"t": 11, "ev": "land", "zone": 1, "bakugan": "a1"}'), out.append)
+        self.assertEqual(j.game.loc["a1"], 1)
+        self.assertIn("undo", [o[0] for o in out])
+        self.assertEqual([e["t"] for e in j.events], [0, 5, 11])
+
     def test_errors_name_the_line(self):
         self.assertEqual(error(lines('{"t": 1, "ev": "land", "zone": 1}')), "line 2: land event: missing field 'bakugan'")
         self.assertEqual(error(lines('{"t": 1, "ev": "miss", "bakugan": "zz"}')), "line 2: miss event: unknown Bakugan 'zz'")

@@ -35,8 +35,8 @@ def test_sample_transcript_and_json():
     assert [r["t"] for r in rejects] == [60000, 66000]
 
 
-def test_demo_runs():
-    r = bakumat("demo")
+def test_demo_sample_runs():
+    r = bakumat("demo", "--sample")
     assert r.returncode == 0 and "WINS" in r.stdout
 
 

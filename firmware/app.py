@@ -93,6 +93,8 @@ class App:
         self.b = board
         self.bd = board_def
         self.clock = board.clock
+        self._us = board.clock.ticks_us
+        self._diff = board.clock.ticks_diff
         rate = board_def.get("rate_hz", 50)
         self.period = 1000 // rate
         self.link = Link(board.port, board.clock)
@@ -129,6 +131,12 @@ class App:
         self.stage_us = array("i", [0] * len(STAGES))
         self.stage_max = array("i", [0] * len(STAGES))
         self.ticks = 0
+        self._busy = False
+        self.quiet_ticks = 0         # profile: ticks without any event, message or output
+        self.quiet_alloc_ticks = 0   # ... of which allocated heap
+        self.quiet_alloc = 0
+        self.quiet_alloc_max = 0
+        self.alloc_busy = 0
         self.buttons = board.buttons
         self._btn_prev = bytearray(len(self.buttons))
         for i in range(len(self.buttons)):
@@ -211,9 +219,11 @@ class App:
 
     # ---------------------------------------------------------- outputs
     def log(self, msg):
+        self._busy = True
         self.link.send("log", {"msg": msg})
 
     def _game_out(self, out):
+        self._busy = True
         if self.replaying:
             return
         if out[0] == "reject":
@@ -225,6 +235,7 @@ class App:
         self._view_dirty = True
 
     def _sensed(self, ev):
+        self._busy = True
         kind = ev.get("ev")
         if kind == "fault":
             ch = ev.get("ch")
@@ -288,8 +299,11 @@ class App:
 
     def tick(self, now):
         clock = self.clock
-        us = clock.ticks_us
-        diff = clock.ticks_diff
+        us = self._us          # bound methods cached once: taking one allocates
+        diff = self._diff
+        if self.profile:
+            a0 = gc.mem_alloc()
+            self._busy = False
         t0 = us()
         ok = True
         # 1. scan: nothing before it, so a scan is never late by more than
@@ -351,6 +365,17 @@ class App:
             self.loop_us_max = d
         self.ticks += 1
         if self.profile:
+            a1 = gc.mem_alloc()
+            if a1 >= a0:                 # no collection ran during the tick
+                if self._busy:
+                    self.alloc_busy += a1 - a0
+                else:
+                    self.quiet_ticks += 1
+                    if a1 > a0:
+                        self.quiet_alloc_ticks += 1
+                        self.quiet_alloc += a1 - a0
+                        if a1 - a0 > self.quiet_alloc_max:
+                            self.quiet_alloc_max = a1 - a0
             self._prof(ST_SCAN, diff(t1, t0))
             self._prof(ST_SENSE, diff(t2, t1))
             self._prof(ST_LINK, diff(t3, t2))
@@ -400,6 +425,7 @@ class App:
 
     # ---------------------------------------------------------- requests
     def handle(self, seq, typ, body):
+        self._busy = True
         link = self.link
         if typ == "ping":
             link.reply(seq, "pong", {"t": self.clock.ticks_ms()})
@@ -543,7 +569,10 @@ class App:
                 "wdt": self.b.wdt is not None, "saves": self.store.saves, "save_errors": self.save_errors,
                 "events": self.events, "ticks": self.ticks,
                 "stages": dict((STAGES[i], [self.stage_us[i], self.stage_max[i]]) for i in range(len(STAGES)))
-                if self.profile else None}
+                if self.profile else None,
+                "alloc": {"quiet_ticks": self.quiet_ticks, "quiet_alloc_ticks": self.quiet_alloc_ticks,
+                          "quiet_alloc_bytes": self.quiet_alloc, "quiet_alloc_max": self.quiet_alloc_max,
+                          "busy_alloc_bytes": self.alloc_busy} if self.profile else None}
 
 
 def _mpy_version():

@@ -65,6 +65,7 @@ class Side:
         self.hdr = bytearray(9)
         self.rhdr = bytearray(9)
         self.payload = None
+        self.rtype = 0
 
     def send(self, typ, a=0, payload=None):
         h = self.hdr
@@ -77,7 +78,8 @@ class Side:
 
     def recv(self, into=None):
         """Read one reply header (and its payload into `into`, which must
-        have exactly the payload's size). Returns (type, a)."""
+        have exactly the payload's size). Returns a; the type is in .rtype
+        (no tuple: this runs every scan and must not allocate)."""
         h = self.rhdr
         self._read(h)
         n = _g32(h, 5)
@@ -87,7 +89,8 @@ class Side:
                 into = bytearray(n)
             self._read(into)
             self.payload = into
-        return h[0], _g32(h, 1)
+        self.rtype = h[0]
+        return _g32(h, 1)
 
     def _read(self, buf):
         got = self.s.readinto(buf)
@@ -129,8 +132,8 @@ class VClock:
         if ms <= 0:
             return
         if self.lockstep:
-            typ, a = self.side.call(83, (self.now + ms) % _TICKS)   # 'S'
-            self.now = a % _TICKS
+            self.now = self.side.call(83, (self.now + ms) % _TICKS) % _TICKS   # 'S'
+
         else:
             time.sleep_ms(ms)
 

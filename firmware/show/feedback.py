@@ -76,6 +76,7 @@ class Feedback:
         self.strip = strip
         self.clock = clock
         self.sound = Sound(buzzer, clock)
+        self._diff = clock.ticks_diff      # cached: taking a bound method allocates
         zones = board_def.get("zones", [])
         self.zone_ids = [z["id"] for z in zones]
         self._zindex = {}
@@ -84,6 +85,12 @@ class Feedback:
         nz = len(self.zone_ids)
         self._zleds, self._status = led_layout(board_def)
         led = board_def.get("wiring", {}).get("led") or {}
+        # status LEDs at a player's edge of the mat (wiring.led.edge): lit
+        # only on the side whose turn it is; -1 = everyone's
+        edge = {}
+        for e in led.get("edge") or ():
+            edge[e["led"]] = e["player"]
+        self._status_player = tuple(edge.get(i, -1) for i in self._status)
         self.cap = min(255, max(0, led.get("max_brightness", 255)))
         n = strip.n if strip is not None else 0
         self.budget_ma = led.get("budget_ma", _MA_IDLE * n + _MA_CHANNEL * 3 * n)
@@ -260,7 +267,7 @@ class Feedback:
     def _draw(self, now):
         strip = self.strip
         cap = self.cap
-        diff = self.clock.ticks_diff
+        diff = self._diff
         animated = False
         win = self._winner
         for z in range(len(self._mode)):
@@ -309,24 +316,37 @@ class Feedback:
                 strip.set(i, r, g, b)
         # status LEDs: whose turn, breathing while waiting for input
         if self._status:
-            col = self._pcol(self._turn)
+            turn = self._turn
+            col = self._pcol(turn)
             if self._waiting:
                 animated = True
                 sc = _tri(now, P.BREATHE_MS, 10, P.WAIT_LEVEL) * cap // 255
             else:
                 sc = P.GATE_LEVEL * cap // 255
+            if win is not None and win >= 0:
+                turn = win
+                col = self._pcol(win)
+                sc = _tri(now, P.BREATHE_MS, 30, 255) * cap // 255
+                animated = True
             r = ((col >> 16) & 255) * sc // 255
             g = ((col >> 8) & 255) * sc // 255
             b = (col & 255) * sc // 255
-            for i in self._status:
-                strip.set(i, r, g, b)
+            sp = self._status_player
+            st = self._status
+            for k in range(len(st)):
+                p = sp[k]
+                if p < 0 or p == turn or turn < 0:
+                    strip.set(st[k], r, g, b)
+                else:
+                    strip.set(st[k], 0, 0, 0)
         self._animated = animated
         self._limit()
         buf = strip.buf
         last = self._last
         if buf == last:
             return False
-        last[:] = buf
+        for i in range(len(buf)):      # no slice: a slice object allocates
+            last[i] = buf[i]
         strip.write()
         self.writes += 1
         return True

@@ -180,3 +180,24 @@ class TestFeedback(ShowCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestEdgeStatus(ShowCase):
+    def test_only_the_turn_players_edge_lights(self):
+        self.world = fakes.install(start_ms=1000)
+        import machine
+        import neopixel
+        bd = board(count=18)
+        bd["wiring"]["led"]["edge"] = [{"player": 0, "led": 16}, {"player": 1, "led": 17}]
+        self.np = neopixel.NeoPixel(machine.Pin(5), 18)
+        self.clock = self.world.clock
+        fb = Feedback(Strip(self.np), None, self.clock, bd)
+        fb.configure(HEADER)
+        fb.sync({"zones": {}, "turn": 1, "phase": "play"})
+        fb.tick(self.now())
+        self.assertEqual(self.np.shown(16), (0, 0, 0))
+        self.assertEqual(self.np.shown(17), rgb(P.PLAYER[1], P.GATE_LEVEL))
+        fb.sync({"zones": {}, "turn": 0, "phase": "play"})
+        fb.tick(self.now())
+        self.assertEqual(self.np.shown(16), rgb(P.PLAYER[0], P.GATE_LEVEL))
+        self.assertEqual(self.np.shown(17), (0, 0, 0))

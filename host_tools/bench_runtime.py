@@ -1,0 +1,189 @@
+"""bakumat bench runtime: the firmware's budgets, measured on the real
+`micropython` binary (the virtual board, lockstep clock). Prints figures.
+
+    bakumat bench runtime [quick] [seed=N]
+    python -m host_tools.bench_runtime [--seed N] [--quick]
+
+1. A whole simulated official game on the virtual board with the app
+   compiled to .mpy (as `bakumat deploy` puts it on a board), in a 64 KB heap
+   (`micropython -X heapsize=64K`), and the smallest heap in which the same
+   game runs to its end (bisection, 4 KB steps).
+2. What that heap holds: the loaded code (imports only) versus the game's
+   data, so the figure can be carried over to an ESP32, where frozen or
+   ROMFS modules keep the code in flash.
+3. Steady state: how many quiet loop ticks (no event, no message, no
+   output) allocated heap at all (goal: none).
+4. Loop time per frame by stage (scan, sense, link, show, tx): mean and
+   worst, in microseconds, under the micropython binary.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from host_tools import boards, fwpath, mpybuild, sim
+
+BOARD = "esp32_devkitc"
+MODULES = ("app", "hw", "hw.vboard", "hw.strip", "hw.stdio", "link.codec", "link.server", "store.state",
+           "show.feedback", "referee", "referee.events", "referee.engine", "referee.modes.official",
+           "sense.pipeline", "sense.signature", "match", "maint", "version")
+
+
+def sample_header():
+    with open(os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "official.ndjson")) as f:
+        return json.loads(f.readline())
+
+
+def play_game(board, res, header, heapsize=None, mpy_dir=None, profile=False):
+    """Run the game; return (ok, why, health, wall seconds)."""
+    from host_tools.errors import UserError
+    from host_tools.vboard import VBoard
+    vb = VBoard(board, lockstep=True, heapsize=heapsize, mpy_dir=mpy_dir, profile=profile)
+    t0 = time.monotonic()
+    try:
+        try:
+            vb.start(timeout=20)
+        except UserError:
+            return False, "did not boot: " + _last_error(vb.console_text()), None, 0.0
+        link = vb.link()
+        try:
+            vb.play(res.frames, res.controls, link, header=header, ack_ms=3000)
+            _, st = vb.request(link, "state")
+            _, health = vb.request(link, "health")
+        except UserError as e:
+            return False, "%s: %s" % (e, _last_error(vb.console_text())), None, time.monotonic() - t0
+        wall = time.monotonic() - t0
+        kinds = [b.get("ev") for _, typ, b in link.take("game")]
+        if vb.resets:
+            return False, "the board restarted (%s): %s" % (vb.resets, _last_error(vb.console_text())), health, wall
+        if "MemoryError" in vb.console_text():
+            return False, "MemoryError: " + _last_error(vb.console_text()), health, wall
+        if "win" not in kinds or (st.get("view") or {}).get("phase") != "over":
+            return False, "the game did not reach its end", health, wall
+        return True, "", health, wall
+    finally:
+        vb.stop()
+
+
+def _last_error(text):
+    lines = [x for x in text.splitlines() if "Error" in x or "error" in x]
+    return lines[-1].strip()[:200] if lines else text.strip().splitlines()[-1][:200] if text.strip() else "(no output)"
+
+
+def idle_alloc(board, header, mpy_dir, seconds=30):
+    """A configured game on an empty, quiet mat: the pure steady state."""
+    from host_tools.vboard import VBoard
+    vb = VBoard(board, lockstep=True, mpy_dir=mpy_dir, profile=True)
+    try:
+        vb.start()
+        link = vb.link()
+        vb.request(link, "cfg", header)
+        vb.run_for(2000, link)
+        _, h0 = vb.request(link, "health")
+        vb.run_for(int(seconds * 1000), link)
+        _, h1 = vb.request(link, "health")
+        a0, a1 = h0["alloc"], h1["alloc"]
+        return (a1["quiet_ticks"] - a0["quiet_ticks"], a1["quiet_alloc_ticks"] - a0["quiet_alloc_ticks"],
+                a1["quiet_alloc_bytes"] - a0["quiet_alloc_bytes"])
+    finally:
+        vb.stop()
+
+
+def code_size(mpy_dir, heap="1M"):
+    """Heap taken by importing the app's modules (.mpy), after a collection."""
+    script = ("import gc, sys\nsys.path.insert(0, %r)\ngc.collect()\nb = gc.mem_alloc()\n"
+              "for m in %r:\n    __import__(m)\ngc.collect()\nprint('CODE', gc.mem_alloc() - b)\n"
+              % (mpy_dir, list(MODULES)))
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    r = subprocess.run([exe, "-X", "heapsize=%s" % heap, "-c", script], capture_output=True, text=True, timeout=60,
+                       cwd=mpy_dir)
+    for line in r.stdout.splitlines():
+        if line.startswith("CODE "):
+            return int(line.split()[1])
+    return None
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="bakumat bench runtime", description=__doc__.split("\n\n")[0])
+    p.add_argument("--seed", type=int, default=1, help="simulated game (default 1)")
+    p.add_argument("--quick", action="store_true", help="skip the smallest-heap search")
+    # `bakumat bench runtime quick seed=3` as well as --quick --seed 3
+    args = p.parse_args([a if a.startswith("-") or a.isdigit() else "--" + a for a in (argv or [])])
+    out = sys.stdout
+    board = boards.load(BOARD)
+    header = sample_header()
+    sc = sim.random_game(args.seed, board, header)
+    res = sim.run(board, sc, seed=args.seed, header=sc.header)
+    header = dict(sc.header)
+    game_s = (res.frames[-1][0] - res.frames[0][0]) / 1000.0
+    out.write("runtime benchmark: board %s, simulated official game seed %d: %.0f s of play, %d frames at %d Hz, "
+              "%d control events\n" % (BOARD, args.seed, game_s, len(res.frames), board["rate_hz"], len(res.controls)))
+    with tempfile.TemporaryDirectory(prefix="bakumat-mpy-") as mpy:
+        mpybuild.build(mpy)
+        code = code_size(mpy)
+
+        # loop time and allocation, default heap, profiling on
+        ok, why, h, wall = play_game(board, res, header, mpy_dir=mpy, profile=True)
+        if not ok:
+            out.write("  the game did not run: %s\n" % why)
+            return 1
+        ticks = h["ticks"]
+        out.write("\nloop time per frame on the micropython binary (unix port, x86-64), %d ticks:\n" % ticks)
+        out.write("  %-8s %9s %9s\n" % ("stage", "mean us", "worst us"))
+        total = 0
+        for name in ("scan", "sense", "link", "show", "tx"):
+            s, mx = h["stages"][name]
+            total += s
+            out.write("  %-8s %9.1f %9d\n" % (name, s / float(ticks), mx))
+        out.write("  %-8s %9.1f %9d   (worst whole tick; period %d ms)\n"
+                  % ("total", total / float(ticks), h["loop_us_max"], 1000 // board["rate_hz"]))
+        out.write("  late ticks (overruns): %d; wall time for the game: %.1f s (%.0fx real time)\n"
+                  % (h["overruns"], wall, game_s / wall if wall else 0))
+        a = h["alloc"]
+        out.write("\nduring the game: %d quiet ticks (no event, message or output), %d of them allocated heap "
+                  "(%d bytes in all, at most %d in one: the pipeline working on a change it then absorbed); "
+                  "ticks with events allocated %d bytes in all\n"
+                  % (a["quiet_ticks"], a["quiet_alloc_ticks"], a["quiet_alloc_bytes"], a["quiet_alloc_max"],
+                     a["busy_alloc_bytes"]))
+
+        n, na, nb = idle_alloc(board, header, mpy)
+        out.write("steady state on an empty mat with a game configured: %d ticks, %d allocated heap (%d bytes)\n"
+                  % (n, na, nb))
+
+        ok64, why64, h64, _ = play_game(board, res, header, heapsize="64K", mpy_dir=mpy)
+        out.write("\nwhole game in a 64 KB heap (.mpy): %s\n" % ("runs to its end" if ok64 else "FAILS: " + why64))
+        if code is not None:
+            out.write("  code of the loaded modules (.mpy imported, unix x86-64): %.1f KB of heap\n" % (code / 1024.0))
+        if not args.quick:
+            lo, hi = 16, 64 if ok64 else None
+            if hi is None:
+                k = 128
+                while k <= 2048:
+                    if play_game(board, res, header, heapsize="%dK" % k, mpy_dir=mpy)[0]:
+                        hi = k
+                        break
+                    lo = k
+                    k *= 2
+            if hi is None:
+                out.write("  smallest heap: more than 2 MB?\n")
+                return 1
+            while hi - lo > 4:
+                mid = (lo + hi) // 2 // 4 * 4
+                if mid <= lo:
+                    break
+                if play_game(board, res, header, heapsize="%dK" % mid, mpy_dir=mpy)[0]:
+                    hi = mid
+                else:
+                    lo = mid
+            out.write("  smallest heap in which the whole game runs: %d KB (fails at %d KB)\n" % (hi, lo))
+            if code is not None:
+                out.write("  of which code: %.1f KB; game data, buffers and slack: about %.1f KB\n"
+                          % (code / 1024.0, hi - code / 1024.0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -121,7 +121,8 @@ def describe(kind, body):
         if ev == "gates_needed":
             return "players %s must place a gate" % ", ".join(str(p) for p in b.get("players") or [])
         if ev == "reject":
-            return "rejected %s: %s" % ((b.get("input") or {}).get("ev"), b.get("reason"))
+            inp = b.get("input")
+            return "rejected %s: %s" % (inp.get("ev") if type(inp) is dict else inp, b.get("reason"))
         if ev == "win":
             return "*** player %s WINS ***" % b.get("player")
         if ev == "stalemate":

@@ -25,8 +25,10 @@ def run(args):
         err.write("checking that the mat is empty: take every Bakugan and magnet off\n")
         frames = diag.listen(bl, args.seconds, "Checking")
         rows = diagnose.classify(board, diagnose.channel_stats(frames))
-        busy = sorted(set(r["zone"] for r in rows if r["health"] in ("offset", "saturated")))
-        broken = [r for r in rows if r["health"] in ("dead", "stuck")]
+        zero = board["sensor"]["zero_counts"]
+        busy = sorted(set(r["zone"] for r in rows if r["health"] != "dead"
+                          and abs(r["baseline"] - zero) > diagnose.OFFSET_COUNTS))
+        broken = [r for r in rows if r["health"] in ("dead", "stuck", "noisy")]
         if busy and not args.force:
             raise UserError("zone(s) %s do not look empty (sensors far from their zero-field value): clear the mat "
                             "and try again, or pass --force" % ", ".join(str(z) for z in busy))

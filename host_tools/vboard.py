@@ -117,7 +117,7 @@ class Faults:
 
 class VBoard:
     def __init__(self, board="esp32_devkitc", workdir=None, lockstep=True, port=0, heapsize=None,
-                 lfs=None, wdt_backstop_s=3.0, quiet=True, mpy_dir=None, profile=False):
+                 lfs=None, wdt_backstop_s=3.0, quiet=True, mpy_dir=None, profile=False, heap_budget=None):
         from host_tools import boards
         self.board_name = board
         self.board = boards.load(board) if isinstance(board, str) else board
@@ -134,6 +134,7 @@ class VBoard:
         self.quiet = quiet
         self.mpy_dir = mpy_dir
         self.profile = profile
+        self.heap_budget = heap_budget
         self.source = IdleField(self.board)
         self.faults = Faults()
         self.on_advance = None      # callable(T) in lockstep, before time moves to T
@@ -209,6 +210,8 @@ class VBoard:
         env["BAKUMAT_RESET_CAUSE"] = cause
         if self.profile:
             env["BAKUMAT_PROFILE"] = "1"
+        if self.heap_budget:
+            env["BAKUMAT_HEAP_BUDGET"] = str(self.heap_budget)
         if self.lfs:
             env["BAKUMAT_LFS"] = os.path.abspath(self.lfs)
         else:

@@ -24,7 +24,9 @@ clock is real time.
 Environment: BAKUMAT_VBOARD (side channel address), BAKUMAT_RESET_CAUSE
 (power|hard|wdt|soft, set by the host at each start), BAKUMAT_LFS (a
 littlefs image file to use as the board's filesystem instead of the current
-directory).
+directory), BAKUMAT_PROFILE (stage timings and allocation counts in the
+health reply), BAKUMAT_HEAP_BUDGET (e.g. 64K: load the code first, then
+leave only that much heap free, as on a board with frozen modules).
 """
 import os
 import sys
@@ -331,8 +333,33 @@ def build(board_def, root=None):
                     name=board_def.get("name", "vboard"), tx_budget=w.get("tx_budget", 512))
 
 
+def _heap_budget():
+    """BAKUMAT_HEAP_BUDGET=64K: load every module the game needs first,
+    then hold the rest of the heap as ballast so that only the budget is
+    free. This stands in for an ESP32 whose modules are frozen (or in
+    ROMFS) and run from flash, so the heap only holds the game's data."""
+    spec = os.getenv("BAKUMAT_HEAP_BUDGET")
+    if not spec:
+        return None
+    import gc
+    import app  # noqa: F401  (and everything it imports)
+    import referee
+    referee.load("official")
+    n = int(spec.rstrip("Kk")) * 1024 if spec[-1] in "Kk" else int(spec)
+    gc.collect()
+    free = gc.mem_free()
+    if free <= n + 64:
+        return None
+    return bytearray(free - n - 64)
+
+
+_ballast = None
+
+
 def main():
     """Entry point of the micropython process the host starts."""
+    global _ballast
+    _ballast = _heap_budget()
     import app
     root = mount_fs()
     return app.main(build=lambda bd: build(bd, root), board_path="board.json", root=root,

@@ -212,3 +212,20 @@ class TestFaults(AppCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestUndo(AppCase):
+    def test_undo_takes_back_the_last_event_and_survives_a_reset(self):
+        rig = self.rig
+        rig.request("cfg", sample_header())
+        rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})
+        rig.request("ctl", {"ev": "gate", "player": 1, "gate": "runo-gold", "zone": 5})
+        rig.received()
+        self.assertEqual(rig.request("ctl", {"ev": "undo"}), ("ack", {"ok": True}))
+        self.assertEqual(kinds(rig.received("game")), ["undo"])
+        t, s = rig.request("state")
+        self.assertEqual(list(s["view"]["zones"].keys()), ["6"])
+        rig.request("reset")
+        rig.run_ms(100)
+        t, s2 = rig.request("state")
+        self.assertEqual(s2["view"], s["view"])

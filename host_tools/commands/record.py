@@ -7,7 +7,10 @@ board: --game FILE (a header, event log or raw log), or the bundled sample
 decks for --mode. Then the board streams every scan (`raw on`) and echoes
 each control input it accepts (`input` frames); the game events it sends
 live can be kept with --events OUT (NDJSON, the event-log-v1 output lines)
-to compare with the replay. Stops after --seconds, at the game's end with
+to compare with the replay. --play CONTROLS sends a script of control
+events at their times (ms after the first recorded frame) and records each
+one where the board applied it (after the frames that came before its
+reply). Stops after --seconds, at the game's end with
 --until-end, or on Ctrl-C. Lines are written as they come, so an
 interrupted recording is a valid log up to its last line.
 
@@ -19,6 +22,7 @@ import sys
 import time
 
 from host_tools import boardlink, rawlog
+from host_tools.link import REPLIES
 from host_tools.commands import game as game_cmd
 from host_tools.errors import UserError
 from host_tools.progress import Progress
@@ -35,6 +39,8 @@ def add_arguments(p):
     p.add_argument("--until-end", action="store_true", help="stop when the game is decided (then end it on the board)")
     p.add_argument("--events", metavar="OUT", help="also write the board's live game events here (NDJSON)")
     p.add_argument("--board", help="board definition (default: the one the board reports)")
+    p.add_argument("--play", metavar="CONTROLS", help="control events to send while recording (NDJSON, each with "
+                   "\"t\": ms after the first recorded frame), e.g. a scripted session")
 
 
 class Writer:
@@ -100,41 +106,78 @@ def run(args):
         start = time.monotonic()
         ended = False
         board_lost0 = None
+        play = load_play(args.play) if args.play else []
+        sent = {}               # seq of a `ctl` we sent -> the control event
+        first_t = [None]
+        latest_t = [0]
+        rejected = []
+
+        def take(items):
+            over = False
+            for seq, typ, body in items:
+                if typ == "frame":
+                    if first_t[0] is None:
+                        first_t[0] = body["t"]
+                    latest_t[0] = body["t"]
+                elif typ in REPLIES:
+                    c = sent.pop(seq, None)
+                    if c is not None:
+                        # applied on the board after the frames that came before its reply
+                        ev = dict(c)
+                        ev["t"] = latest_t[0]
+                        w.control(ev)
+                        if typ == "err" or not body.get("ok", True):
+                            rejected.append((c, body.get("why") or body.get("msg")))
+                    continue
+                if _handle(w, events, typ, body) == "over":
+                    over = True
+            return over
+
+        def pump(timeout):
+            bl.rx_bytes += bl.link.pump(timeout)
+            items = list(bl.link.inbox)
+            bl.link.inbox.clear()
+            return take(items)
+
         try:
             # the game first: frames then carry its clock from the start
             bl.request("cfg", full)
             bl.request("raw", {"on": True})
-            for seq, typ, body in bl.link.take():
-                _handle(w, events, typ, body)
+            take(bl.link.take())
             while True:
                 now = time.monotonic()
                 if args.seconds is not None and now - start >= args.seconds:
                     break
-                for seq, typ, body in bl.frames(0.1):
-                    if _handle(w, events, typ, body) == "over" and args.until_end:
-                        ended = True
+                if pump(0.05) and args.until_end:
+                    ended = True
+                while play and first_t[0] is not None and latest_t[0] - first_t[0] >= play[0]["t"]:
+                    c = play.pop(0)
+                    body = dict(c)
+                    body.pop("t", None)
+                    sent[bl.link.send("ctl", body)] = c
                 secs = max(0.001, time.monotonic() - start)
                 bar.set(w.frames, "%.1f KB/s" % (bl.rx_bytes / secs / 1024.0))
                 if ended:
-                    # the game is decided: end it so the live events close like a replay
-                    bl.request("end", {})
-                    for seq, typ, body in bl.link.take():
-                        _handle(w, events, typ, body)
                     break
         except KeyboardInterrupt:
             pass
         finally:
             try:
-                bl.request("raw", {"on": False})
-                for seq, typ, body in bl.link.take():
-                    _handle(w, events, typ, body)
-                _, h = bl.request("health")
+                bl.request("raw", {"on": False}, timeout=3.0)
+                take(bl.link.take())
+                if ended:
+                    # the game is decided: end it so the live events close as a replay's do
+                    bl.request("end", {})
+                    take(bl.link.take())
+                _, h = bl.request("health", timeout=3.0)
                 board_lost0 = h.get("tx_drops")
-            except Exception:
-                pass
+            except UserError as e:
+                err.write("warning: %s\n" % e)
             out.close()
             if events is not None:
                 events.close()
+        for c, why in rejected:
+            err.write("the board rejected %s: %s\n" % (json.dumps(c), why))
         secs = time.monotonic() - start
         rate = bl.rx_bytes / max(0.001, secs)
         bar.close("recorded %d frames and %d control events in %.1f s to %s; link %.0f B/s (%.1f%% of 921600 baud);"
@@ -144,6 +187,25 @@ def run(args):
         if w.frames == 0:
             raise UserError("no raw frames came from the board: is its scan running? (`bakumat diag info`)")
     return 0
+
+
+def load_play(path):
+    from host_tools.logfile import read_lines
+    out = []
+    for lineno, line in enumerate(read_lines(path), 1):
+        if not line.strip():
+            continue
+        try:
+            ev = json.loads(line)
+        except ValueError as e:
+            raise UserError("%s: line %d: not valid JSON (%s)" % (path, lineno, getattr(e, "msg", e)))
+        if type(ev) is not dict or ev.get("ev") not in CONTROL_EVS:
+            raise UserError("%s: line %d: expected a control event (ev: %s)" % (path, lineno, ", ".join(CONTROL_EVS)))
+        if type(ev.get("t")) is not int or ev["t"] < 0:
+            raise UserError("%s: line %d: 't' must be a non-negative integer of milliseconds" % (path, lineno))
+        out.append(ev)
+    out.sort(key=lambda e: e["t"])
+    return out
 
 
 def _handle(w, events, typ, body):

@@ -1,4 +1,5 @@
 """bakumat bench WHAT: benchmarks that print figures (never pass/fail)."""
+import argparse
 import importlib
 
 from host_tools.errors import UserError
@@ -12,7 +13,8 @@ BENCHES = {
 
 def add_arguments(p):
     p.add_argument("what", choices=sorted(BENCHES) + ["all"], help="which benchmark")
-    p.add_argument("rest", nargs="*", help="options passed to the benchmark")
+    p.add_argument("rest", nargs=argparse.REMAINDER,
+                   help="options passed to the benchmark, e.g. `bakumat bench sensing --games 30`")
 
 
 def run(args):

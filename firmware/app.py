@@ -193,20 +193,29 @@ class App:
         self.replaying = False
 
     def _new_game(self, header, save=True):
+        """The previous game is dropped first (a board has room for one);
+        the new one is saved only once it is fully built, so after a
+        failure (bad header, out of memory) the stored game is still the
+        previous one and comes back at the next boot."""
+        # free the previous game first: a board has room for one
+        self._drop_game()
+        gc.collect()
         # the journal keeps the accepted events, so `undo` can take one back
         g = Journal(header, self._game_out)   # SetupError on a bad header
+        rec = Recorder(g, self)
+        match = Match(self.bd, rec, self._sensed)
+        sigs = self.store.load_signatures()
+        if sigs:
+            match.pipeline.sigs.update(sigs)
+        cal = self.store.load_calibration()
+        if cal and "zero" in cal and len(cal["zero"]) == self.b.scanner.n:
+            match.pipeline._start(cal["zero"])
         if save:
             self.store.game_start(header)
         self.header = header
         self.game = g
-        self.rec = Recorder(g, self)
-        self.match = Match(self.bd, self.rec, self._sensed)
-        sigs = self.store.load_signatures()
-        if sigs:
-            self.match.pipeline.sigs.update(sigs)
-        cal = self.store.load_calibration()
-        if cal and "zero" in cal and len(cal["zero"]) == self.b.scanner.n:
-            self.match.pipeline._start(cal["zero"])
+        self.rec = rec
+        self.match = match
         self.events = 0
         self.g_base = self.clock.ticks_ms()
         self.g_off = 0
@@ -455,6 +464,10 @@ class App:
             except OSError as e:
                 self.save_errors += 1
                 return link.reply(seq, "err", {"code": "store", "msg": "game not saved: %s" % e})
+            except MemoryError:
+                self._drop_game()
+                gc.collect()
+                return link.reply(seq, "err", {"code": "memory", "msg": "not enough memory for this game"})
             link.reply(seq, "ack", {"ok": True})
         elif typ == "ctl":
             if type(body) is not dict or body.get("ev") not in CONTROLS:

@@ -218,6 +218,17 @@ def test_diag_outputs(vb):
     assert r.returncode == 0, r.stderr
     assert "buzzer test done" in r.stdout
     assert any(f > 0 and d > 0 for _, f, d in vb.tones[n0:])       # it really sounded
+    n0 = len(vb.leds)
+    r = bakumat("diag", "leds", "--port", vb.url, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "leds test done" in r.stdout
+    n = boards.load(BOARD)["wiring"]["led"]["count"]
+    lit = set()
+    for _, buf in vb.leds[n0:]:
+        on = [i // 3 for i in range(len(buf)) if buf[i]]
+        if len(set(on)) == 1:
+            lit.add(on[0])
+    assert lit == set(range(n))         # every LED lit alone, in turn
 
 
 # ------------------------------------------------------------ game, calibrate
@@ -347,3 +358,84 @@ def test_record_a_scripted_game_and_replay_it(vb, tmp_path):
     head = json.loads(lines[0])
     assert head["bakumat"] == "raw" and head["board"] == BOARD and head["channels"] == 96
     assert head["target"] == 1
+
+
+# ------------------------------------------------------ prompted commands
+
+class Prompted:
+    """A bakumat command that prompts on stderr; lines collected as they come."""
+
+    def __init__(self, *args):
+        self.p = spawn(*args)
+        self.err = []
+        self.out = []
+        threading.Thread(target=lambda: self.err.extend(self.p.stderr), daemon=True).start()
+        threading.Thread(target=lambda: self.out.extend(self.p.stdout), daemon=True).start()
+
+    def wait_for(self, text, timeout=30):
+        wait_until(lambda: any(text in line for line in self.err) or self.p.poll() is not None, timeout, text)
+        assert any(text in line for line in self.err), "".join(self.err)
+
+    def finish(self, timeout=60):
+        code = self.p.wait(timeout)
+        time.sleep(0.1)
+        return code, "".join(self.out), "".join(self.err)
+
+
+def scene(vb, text, seed=0):
+    """Simulate scenario lines and show them on the mat from now."""
+    res = sim.run(vb.board, sim.parse_scenario(text), seed=seed)
+    show(vb, res, vb.vnow + 100)
+    return res
+
+
+def test_register_teaches_a_bakugan_on_its_zone(vb):
+    r = bakumat("game", "new", "--port", vb.url)
+    assert r.returncode == 0, r.stderr
+    cmd = Prompted("register", "drago", "--zone", "3", "--port", vb.url, "--timeout", "30")
+    cmd.wait_for("drago: put a gate card on zone 3 and open drago on it")
+    scene(vb, "bakugan drago polarity down\ncard on zone 3 at 0.3s\nplace drago on zone 3 at 0.8s\n"
+              "remove drago at 2.5s\nidle 2s")
+    code, out, err = cmd.finish()
+    assert code == 0, err
+    assert "learnt drago; take it off" in err
+    assert "taught 1 Bakugan: drago" in out
+    with open(os.path.join(vb.workdir, "sigs.json")) as f:
+        assert "drago" in json.load(f)          # saved on the board
+
+
+def test_register_times_out_when_nothing_lands(vb):
+    bakumat("game", "new", "--port", vb.url)
+    r = bakumat("register", "drago", "--zone", "3", "--port", vb.url, "--timeout", "1")
+    assert r.returncode == 2
+    assert "drago: nothing landed on zone 3 within 1 s" in r.stderr
+
+
+def walk(vb, zone, broken=None):
+    bakumat("game", "new", "--port", vb.url)
+    cmd = Prompted("diag", "zones", "--zones", str(zone), "--port", vb.url, "--timeout", "30", "--json")
+    cmd.wait_for("Zone %d: put a gate card on zone %d" % (zone, zone))
+    if broken is not None:
+        vb.faults.dead[broken] = 2180        # a sensor that never moves
+    scene(vb, "bakugan drago polarity down\ncard on zone %d at 0.3s\nplace drago on zone %d at 0.8s\n"
+              "remove drago at 2.5s\nidle 2s" % (zone, zone))
+    code, out, err = cmd.finish()
+    return code, json.loads(out), err
+
+
+def test_walk_the_zones(vb):
+    code, d, err = walk(vb, 9)
+    assert code == 0, err
+    (z,) = d["zones"]
+    assert z["zone"] == 9 and z["seen"] and z["cleared"] and z["ok"]
+    assert z["reported"] == [9] and z["silent"] == []
+    assert z["strongest"] in range(54, 60)          # a channel of zone 9
+    assert "zone 9 sees it; now take it off" in err
+
+
+def test_walk_the_zones_names_a_silent_sensor(vb):
+    code, d, err = walk(vb, 9, broken=56)
+    assert code == 1
+    (z,) = d["zones"]
+    assert z["silent"] == [56] and not z["ok"]
+    assert "silent channels 56" in err

@@ -3,6 +3,7 @@
     flash.flash(port, image=None, expect_mcu=None, api=None, out=sys.stderr)
 
 Steps (each one an esptool call, in this order): detect_chip, run_stub,
+the loader's change_baud(baud) (460800 by default, as esptool does),
 attach_flash, erase_flash, write_flash([(offset, image)]), reset_chip.
 The offset is the chip's: 0x1000 for ESP32 and ESP32-S2, 0x0 for S3/C3/C6.
 The image is checked before anything is erased: an ESP image starts with
@@ -40,6 +41,8 @@ _BY_ID = dict((v[1], k) for k, v in CHIPS.items())
 _NAME_HINTS = (("ESP32_GENERIC_S3", "esp32s3"), ("ESP32_GENERIC_S2", "esp32s2"),
                ("ESP32_GENERIC_C3", "esp32c3"), ("ESP32_GENERIC_C6", "esp32c6"),
                ("ESP32_GENERIC", "esp32"))
+
+ROM_BAUD = 115200       # the ROM bootloader's speed (esptool's ESP_ROM_BAUD)
 
 DOWNLOAD_MODE_HELP = ("put the board in download mode: hold the BOOT button (IO0), tap EN/RESET, "
                       "release BOOT, then run the command again. If it still fails, try another "
@@ -226,6 +229,8 @@ def flash(port, image=None, expect_mcu=None, api=None, out=None, baud=460800, er
                                 "use the %s image" % (image, CHIPS[image_mcu][0], chip_name, _upstream_name(mcu)))
             off = offset(mcu)
             esp = api.run_stub(esp)
+            if baud and baud != ROM_BAUD:
+                esp.change_baud(baud)       # as esptool does: the stub talks faster than the ROM
             api.attach_flash(esp)
             if erase:
                 out.write("erasing flash (this takes a few seconds)...\n")

@@ -12,6 +12,8 @@ def add_arguments(p):
     p.add_argument("--port", help="serial port (default: the one ESP32 board found by USB id; $BAKUMAT_PORT)")
     p.add_argument("--image", help="MicroPython .bin for the chip (default: newest in %s/<chip>/)" % flash.cache_dir())
     p.add_argument("--board", help="board definition; its chip must match the connected one (and deploy uses it)")
+    p.add_argument("--baud", type=int, default=460800, help="serial speed for writing (default 460800; "
+                   "try 115200 with a poor cable)")
     p.add_argument("--no-erase", action="store_true", help="do not erase the whole flash first")
     p.add_argument("--no-deploy", action="store_true", help="only put MicroPython on the board")
     p.add_argument("--verbose", action="store_true", help="show esptool's own messages")
@@ -32,7 +34,7 @@ def run(args):
         if expect is not None and expect not in flash.CHIPS:
             raise UserError("board %s names mcu %r, which cannot be flashed (known: %s)"
                             % (args.board, expect, ", ".join(sorted(flash.CHIPS))))
-    flash.flash(port, image=args.image, expect_mcu=expect, erase=not args.no_erase,
+    flash.flash(port, image=args.image, expect_mcu=expect, erase=not args.no_erase, baud=args.baud,
                 verbose=args.verbose, out=sys.stderr)
     if args.no_deploy:
         return 0

@@ -18,7 +18,8 @@ WRONG_BOOT = ("Failed to connect to {chip}: Wrong boot mode detected (0x13)! The
 class FakeLoader:
     FLASH_WRITE_SIZE = 0x4000
 
-    def __init__(self, chip, port):
+    def __init__(self, chip, port, ops):
+        self.ops = ops
         self.CHIP_NAME = chip
         self.port = port
         self.IS_STUB = False
@@ -27,6 +28,9 @@ class FakeLoader:
 
     def close(self):
         self.closed = True
+
+    def change_baud(self, baud):
+        self.ops.append(("change_baud", baud))
 
 
 class FakeEsptool:
@@ -43,7 +47,7 @@ class FakeEsptool:
             raise FatalError(WRONG_BOOT.format(chip="ESP32"))
         if self.fail == "nodata":
             raise FatalError("Failed to connect to Espressif device: No serial data received.")
-        esp = FakeLoader(self.chip, port)
+        esp = FakeLoader(self.chip, port, self.ops)
         self.loaders.append(esp)
         return esp
 

@@ -98,9 +98,9 @@ def test_flash_then_deploy_on_a_serial_device(tmp_path, monkeypatch, capsys):
         code = cli.main(["flash", "--port", b.url, "--image", img, "--board", "esp32_devkitc", "--no-reset"])
         err = capsys.readouterr().err
         assert code == 0, err
-        assert [op[0] for op in api.ops] == ["detect_chip", "run_stub", "attach_flash", "erase_flash",
-                                             "write_flash", "reset_chip"]
-        assert api.ops[4] == ("write_flash", ((0x1000, "ESP32_GENERIC.bin"),))
+        assert [op[0] for op in api.ops] == ["detect_chip", "run_stub", "change_baud", "attach_flash",
+                                             "erase_flash", "write_flash", "reset_chip"]
+        assert api.ops[5] == ("write_flash", ((0x1000, "ESP32_GENERIC.bin"),))
         assert (fs / "app.json").is_file() and (fs / "referee" / "engine.mpy").is_file()
         assert json.loads((fs / "board.json").read_text())["name"] == "esp32_devkitc"
         assert "left the board in maintenance mode" in err

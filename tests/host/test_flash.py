@@ -37,6 +37,7 @@ def test_esp32_exact_operations_and_offset(tmp_path):
     assert api.ops == [
         ("detect_chip", "/dev/ttyUSB0"),
         ("run_stub",),
+        ("change_baud", 460800),
         ("attach_flash",),
         ("erase_flash",),
         ("write_flash", ((0x1000, os.path.basename(img)),)),
@@ -50,11 +51,12 @@ def test_esp32_exact_operations_and_offset(tmp_path):
 def test_esp32s3_exact_operations_and_offset(tmp_path):
     img = make_image(str(tmp_path / "fw.bin"), chip_id=9)
     api = FakeEsptool("ESP32-S3")
-    mcu, _, off = flash.flash("/dev/ttyACM0", image=img, api=api, out=io.StringIO(), erase=False)
+    mcu, _, off = flash.flash("/dev/ttyACM0", image=img, api=api, out=io.StringIO(), erase=False, baud=921600)
     assert (mcu, off) == ("esp32s3", 0x0)
     assert api.ops == [
         ("detect_chip", "/dev/ttyACM0"),
         ("run_stub",),
+        ("change_baud", 921600),
         ("attach_flash",),
         ("write_flash", ((0x0, "fw.bin"),)),
         ("reset_chip", "hard-reset"),
@@ -119,7 +121,7 @@ def test_image_from_cache_newest_wins(tmp_path, monkeypatch):
     api = FakeEsptool("ESP32-S3")
     _, image, _ = flash.flash("/dev/ttyUSB0", api=api, out=io.StringIO())
     assert image == new
-    assert api.ops[4] == ("write_flash", ((0, "new.bin"),))
+    assert api.ops[5] == ("write_flash", ((0, "new.bin"),))
 
 
 def test_no_image_anywhere_names_the_folder(tmp_path, monkeypatch):
@@ -177,7 +179,7 @@ def test_cli_flash_esp32_through_a_pty(tmp_path, pty, monkeypatch, capsys):
     code, out, err = run_cli(["flash", "--port", pty, "--image", img, "--board", "esp32_devkitc",
                               "--no-deploy"], capsys)
     assert code == 0, err
-    assert api.ops[4] == ("write_flash", ((0x1000, "fw.bin"),))
+    assert api.ops[5] == ("write_flash", ((0x1000, "fw.bin"),))
     assert "chip: ESP32" in err
 
 

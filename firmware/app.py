@@ -103,8 +103,10 @@ class App:
         self.fb = Feedback(board.strip, board.buzzer, board.clock, board_def)
         self.store = State(board.fs_root)
         self.wdt_ms = wdt_ms
-        self.ch_zone = {}
-        for s in board_def.get("sensors", []):
+        from array import array
+        sensors = board_def.get("sensors", [])
+        self.ch_zone = array("h", [-1] * len(sensors))     # channel -> zone id (no dict: heap)
+        for s in sensors:
             self.ch_zone[s["ch"]] = s["zone"]
         self.header = None
         self.game = None
@@ -129,7 +131,6 @@ class App:
         self._selftest = None
         self.boot_ms = self.clock.ticks_ms()
         self.profile = profile
-        from array import array
         self.stage_us = array("i", [0] * len(STAGES))
         self.stage_max = array("i", [0] * len(STAGES))
         self.ticks = 0
@@ -251,7 +252,7 @@ class App:
         kind = ev.get("ev")
         if kind == "fault":
             ch = ev.get("ch")
-            zone = self.ch_zone.get(ch)
+            zone = self.ch_zone[ch] if type(ch) is int and 0 <= ch < len(self.ch_zone) else None
             body = dict(ev)
             body["zone"] = zone
             if ch not in self.faults:

@@ -163,6 +163,7 @@ class VBoard:
         self._cv = threading.Condition()
         self._allow = self.vnow     # lockstep: board time may advance up to here
         self._holding = False       # lockstep: the board waits for us to let time pass
+        self._console_mark = 0
 
     # ------------------------------------------------------------ setup
     def start(self, timeout=20.0):
@@ -227,6 +228,7 @@ class VBoard:
             import fcntl
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
         self._booted.clear()
+        self._console_mark = len(self.console)
         self._gen += 1
         self._wdt = None
         self._wdt_parked = False
@@ -235,9 +237,15 @@ class VBoard:
                                      preexec_fn=child, close_fds=True)
 
     def wait_booted(self, timeout=20.0):
-        if not self._booted.wait(timeout):
-            raise UserError("the virtual board did not start within %.0f s; it printed:\n%s"
-                            % (timeout, self.console_text()[-2000:]))
+        deadline = time.monotonic() + timeout
+        while not self._booted.wait(0.05):
+            text = bytes(self.console[self._console_mark:]).decode("utf-8", "replace")
+            if "Traceback" in text or (self.proc is not None and self.proc.poll() is not None):
+                time.sleep(0.1)       # let the rest of the traceback arrive
+                raise UserError("the virtual board failed to start; it printed:\n%s" % self.console_text()[-2000:])
+            if time.monotonic() > deadline:
+                raise UserError("the virtual board did not start within %.0f s; it printed:\n%s"
+                                % (timeout, text[-2000:]))
 
     def restart(self, cause):
         """Kill the process (as a reset or a power cut does) and boot again."""

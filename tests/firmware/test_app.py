@@ -229,3 +229,26 @@ class TestUndo(AppCase):
         rig.run_ms(100)
         t, s2 = rig.request("state")
         self.assertEqual(s2["view"], s["view"])
+
+
+class TestMain(AppCase):
+    def test_maintenance_mode_boots_without_app_or_watchdog(self):
+        import app
+        import maint
+        maint.enter(self.d)
+        built = []
+        a = app.main(build=lambda bd: built.append(bd), board_path="/nonexistent/board.json", root=self.d)
+        self.assertIsNone(a)
+        self.assertEqual(built, [])
+
+    def test_ok_button_is_reported(self):
+        rig = self.rig
+        rig.request("cfg", sample_header())
+        rig.received()
+        pin = [p for name, p in rig.board.buttons if name == "p0_ok"][0]
+        pin.drive(0)
+        rig.run_ms(60)
+        pin.drive(1)
+        rig.run_ms(60)
+        presses = [m[2] for m in rig.received("mat") if m[2].get("ev") == "button"]
+        self.assertEqual([p["name"] for p in presses], ["p0_ok"])

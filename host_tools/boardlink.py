@@ -38,10 +38,16 @@ class BoardLink:
     def __exit__(self, *a):
         self.close()
 
+    def _lost(self, e):
+        return UserError("lost the connection to the board on %s (%s): unplugged, reset, or another program "
+                         "took the port" % (self.port, e))
+
     def request(self, typ, body=None, timeout=5.0):
         from host_tools.link import LinkError
         try:
             return self.link.request(typ, body, timeout=timeout)
+        except (OSError, EOFError) as e:
+            raise self._lost(e)
         except LinkError as e:
             if e.err_code == "unknown":
                 raise UserError("the firmware on the board (%s) does not know the request %r: update it with "
@@ -54,7 +60,10 @@ class BoardLink:
     def frames(self, timeout=0.05):
         """Pump the link once; return the non-reply frames that arrived."""
         from host_tools.link import REPLIES
-        self.rx_bytes += self.link.pump(timeout)
+        try:
+            self.rx_bytes += self.link.pump(timeout)
+        except (OSError, EOFError) as e:
+            raise self._lost(e)
         out = [f for f in self.link.inbox if f[1] not in REPLIES]
         self.link.inbox.clear()
         return out

@@ -134,7 +134,10 @@ def run(args):
             return over
 
         def pump(timeout):
-            bl.rx_bytes += bl.link.pump(timeout)
+            try:
+                bl.rx_bytes += bl.link.pump(timeout)
+            except OSError as e:
+                raise bl._lost(e)
             items = list(bl.link.inbox)
             bl.link.inbox.clear()
             return take(items)

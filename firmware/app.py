@@ -620,6 +620,12 @@ def main(build=None, board_path="board.json", root="", profile=False):
         import hw.esp32
         build = hw.esp32.build
     board = build(board_def)
+    # the hardware is built: its wiring tables are not needed any more
+    w = board_def.get("wiring")
+    if w:
+        for k in ("channels", "adc_pins", "mux_select"):
+            w.pop(k, None)
+    gc.collect()
     a = App(board, board_def, profile=profile)
     try:
         a.boot()

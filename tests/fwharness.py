@@ -36,7 +36,7 @@ def load_board(name="esp32_devkitc", repo=None):
 
 
 class Rig:
-    def __init__(self, board_def, fs_dir, start_ms=1000, wdt_ms=3000, profile=False, noise=4):
+    def __init__(self, board_def, fs_dir, start_ms=1000, wdt_ms=3000, profile=False, noise=4, costs=False):
         self.bd = board_def
         self.fs = fs_dir
         self.world = fakes.install(start_ms)
@@ -45,6 +45,12 @@ class Rig:
         zero = board_def.get("sensor", {}).get("zero_counts", 2048)
         self.mat.set([zero] * len(board_def["wiring"]["channels"]))
         self.port = FakePort(self.clock)
+        if costs:
+            # ESP32-like costs of hardware calls (field notes): an ADC read,
+            # an LED of a WS2812 write, a byte of serial input
+            self.world.adc_us = 50
+            self.world.led_us = 30
+            self.port.us_per_byte = 30
         self.wdt_ms = wdt_ms
         self.profile = profile
         self.inbox = []

@@ -29,6 +29,7 @@ class FakeMat:
         self.values = [0] * len(chans)
         self.dead = {}            # channel -> stuck value
         self.provider = None      # callable() -> counts in channel order, read at every ADC read
+        self.scan_times = []      # clock (us) of every read of channel 0: when scans happened
         self.route = {}
         for ch in range(len(chans)):
             a, m = chans[ch][0], chans[ch][1]
@@ -44,6 +45,8 @@ class FakeMat:
             ch = self.route.get((a, m))
             if ch is None:
                 return self.floating
+            if ch == 0:
+                self.scan_times.append(self.world.clock.us)
             if ch in self.dead:
                 return self.dead[ch] << self.shift
             v = self.provider()[ch] if self.provider is not None else self.values[ch]
@@ -66,6 +69,7 @@ class FakePort:
         self.rx_bytes = 0
         self.tx_bytes = 0
         self.tx_log = []          # (t_ms, bytes) of every write
+        self.us_per_byte = 0      # cost of reading one byte (ESP32: poll + readinto, ~30 us)
 
     # board side
     def any(self):
@@ -84,6 +88,8 @@ class FakePort:
             buf[i] = self.rx[i]
         self.rx = self.rx[n:]
         self.rx_bytes += n
+        if self.us_per_byte and n:
+            self.clock.advance_us(self.us_per_byte * n)
         return n
 
     def write(self, data):

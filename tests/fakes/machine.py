@@ -37,6 +37,11 @@ class World:
         self.neopixels = []
         self.reset_cause = PWRON_RESET
         self.resets = []          # (t_ms, kind) for every reset requested
+        # what hardware calls cost in time (0 = free). Realistic ESP32
+        # figures for load tests: adc_us=50 (one read_u16), led_us=30 (per
+        # LED written, the write blocks), set in the harness.
+        self.adc_us = 0
+        self.led_us = 0
         clock.watchers.append(self._tick)
 
     def pin(self, n):
@@ -167,6 +172,8 @@ class ADC:
 
     def read_u16(self):
         self.reads += 1
+        if world.adc_us:
+            world.clock.advance_us(world.adc_us)
         src = world.adc_sources.get(self._n, 0)
         v = src() if callable(src) else src
         return max(0, min(65535, int(v)))

@@ -37,7 +37,10 @@ class NeoPixel:
             self[i] = v
 
     def write(self):
-        self.writes.append((_machine.world.clock.now_ms(), bytes(self.buf)))
+        w = _machine.world
+        if w.led_us:
+            w.clock.advance_us(w.led_us * self.n)   # the real write blocks ~30 us per LED
+        self.writes.append((w.clock.now_ms(), bytes(self.buf)))
 
     # --- test view ------------------------------------------------------
     def shown(self, i=None):

@@ -79,15 +79,27 @@ class TestRequests(AppCase):
         self.assertLessEqual(len(errs), 4 * 2)     # rate limited
 
     def test_burst_of_input_never_delays_a_scan(self):
-        self.rig.request("cfg", sample_header())
+        # time passes inside hardware calls as on an ESP32: 96 ADC reads
+        # (4.8 ms), a 68-LED write (2 ms), 30 us per serial byte read
+        self.rig.close()
+        self.rig = rig = Rig(self.bd, self.d, costs=True)
+        rig.request("cfg", sample_header())
+        rig.app.fb.event(("win", 0, (("player", 1),)))     # whole-mat animation
+        rig.mat.scan_times = []
         for i in range(40):
-            self.rig.send("state")
-        self.rig.send_raw(b"x" * 20000)
-        self.rig.run_ms(3000)
-        t, h = self.rig.request("health")
+            rig.send("state")
+        rig.send_raw(b"x" * 20000)       # 0.6 s of reading if read in one go
+        rig.run_ms(3000)
+        t, h = rig.request("health")
         self.assertEqual(h["overruns"], 0)
-        self.assertEqual(len(self.rig.received("state")), 40)
-
+        self.assertEqual(len(rig.received("state")), 40)
+        self.assertGreater(h["rx_garbage"], 19000)
+        st = rig.mat.scan_times
+        period_us = rig.app.period * 1000
+        gaps = [st[i + 1] - st[i] for i in range(len(st) - 1)]
+        self.assertGreater(len(gaps), 100)
+        self.assertLessEqual(max(gaps), 2 * period_us)      # never more than a period late
+        self.assertGreater(len(rig.strip().writes), 50)     # the animation ran meanwhile
 
 class TestGame(AppCase):
     def test_controls_drive_the_referee_and_the_leds(self):

@@ -411,8 +411,9 @@ def test_register_times_out_when_nothing_lands(vb):
     assert "drago: nothing landed on zone 3 within 1 s" in r.stderr
 
 
-def walk(vb, zone, broken=None):
-    bakumat("game", "new", "--port", vb.url)
+def walk(vb, zone, broken=None, game=True):
+    if game:
+        bakumat("game", "new", "--port", vb.url)
     cmd = Prompted("diag", "zones", "--zones", str(zone), "--port", vb.url, "--timeout", "30", "--json")
     cmd.wait_for("Zone %d: put a gate card on zone %d" % (zone, zone))
     if broken is not None:
@@ -434,7 +435,8 @@ def test_walk_the_zones(vb):
 
 
 def test_walk_the_zones_names_a_silent_sensor(vb):
-    code, d, err = walk(vb, 9, broken=56)
+    code, d, err = walk(vb, 9, broken=56, game=False)
+    assert "no game on the board" in err
     assert code == 1
     (z,) = d["zones"]
     assert z["silent"] == [56] and not z["ok"]

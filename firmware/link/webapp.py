@@ -111,8 +111,7 @@ class WebApp:
             parts.append(', "leds": ' + json.dumps(self.leds()))
         if hasattr(self.table, "asking"):
             p, z, what = self.table.asking()
-            parts.append(', "asking": {"player": %s, "zone": %d, "what": "%s"}' % (
-                "null" if p is None else str(p), z, what))
+            parts.append(', "asking": ' + json.dumps({"player": p, "zone": z, "what": what}))
         evs = []
         lo = max(since + 1, self.seq - RING + 1, 1)
         for s in range(lo, self.seq + 1):

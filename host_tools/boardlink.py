@@ -54,6 +54,27 @@ class BoardLink:
                                 "`bakumat deploy`" % (self.version.get("fw"), typ))
             raise
 
+    def request_json(self, typ, text, timeout=5.0):
+        """request() with a body that is JSON text already (compact, so a big
+        game header fits the board's frame limit)."""
+        from host_tools.link import REPLIES, LinkError, codec
+        link = self.link
+        send_json = getattr(link, "send_json", None)
+        try:
+            if send_json is not None:
+                seq = send_json(typ, text)
+            else:
+                link._seq = (link._seq % 65535) + 1
+                seq = link._seq
+                link.write_raw(codec.encode_json(seq, typ, text))
+            _, rtyp, rbody = link.wait_for(lambda f: f[0] == seq and f[1] in REPLIES, timeout)
+        except (OSError, EOFError) as e:
+            raise self._lost(e)
+        if rtyp == "err":
+            raise LinkError("board refused %s: %s: %s" % (typ, rbody.get("code"), rbody.get("msg")),
+                            rbody.get("code"), rbody)
+        return rtyp, rbody
+
     def state(self):
         return self.request("state")[1]
 

@@ -69,7 +69,7 @@ def measure(board, frames):
     for name, enc in ENCODINGS:
         total = 0
         for i, (t, v) in enumerate(frames):
-            total += len(codec.encode(i, "frame", enc(t, v)))
+            total += len(codec.encode_json(i, "frame", enc(t, v)))
         per_frame = total / float(len(frames))
         bps = per_frame * rate
         rows.append({"encoding": name, "bytes_per_frame": per_frame, "bytes_per_s": bps,

@@ -110,9 +110,21 @@ def check_header(header):
     return full
 
 
+def cfg_body(full):
+    """The header as compact JSON for a `cfg` frame; UserError when the frame
+    would exceed what the board accepts (serial protocol v1: 2048 bytes)."""
+    from host_tools.link import codec
+    text = json.dumps(full, separators=(",", ":"))
+    n = len(codec.encode_json(65535, "cfg", text))
+    if n > codec.MAX_LEN:
+        raise UserError("this game is %d bytes as a `cfg` frame but the board accepts frames up to %d bytes "
+                        "(serial protocol v1): use shorter names and ids, or fewer cards" % (n, codec.MAX_LEN))
+    return text
+
+
 def send_header(bl, header):
     full = check_header(header)
-    bl.request("cfg", full)
+    bl.request_json("cfg", cfg_body(full))
     names = ", ".join(p.get("name", "P%d" % i) for i, p in enumerate(header["players"]))
     print("game started on the board: mode %s, players %s" % (header.get("mode"), names))
 

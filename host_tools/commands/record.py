@@ -144,7 +144,7 @@ def run(args):
 
         try:
             # the game first: frames then carry its clock from the start
-            bl.request("cfg", full)
+            bl.request_json("cfg", game_cmd.cfg_body(full))
             bl.request("raw", {"on": True})
             take(bl.link.take())
             while True:

@@ -250,6 +250,13 @@ def test_game_new_input_status_end(vb):
     assert view["zones"]["6"]["gate"] == "dan-gold"
     r = bakumat("game", "end", "--port", vb.url)
     assert r.returncode == 0 and "game over" in r.stdout
+    # load: the game of a log file (here the bundled Big Game sample)
+    sample = os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "big.ndjson")
+    r = bakumat("game", "load", sample, "--port", vb.url)
+    assert r.returncode == 0, r.stderr
+    assert "mode big" in r.stdout
+    r = bakumat("game", "status", "--port", vb.url, "--json")
+    assert json.loads(r.stdout)["view"]["mode"] == "big"
 
 
 def test_game_new_refuses_a_bad_deck(vb, tmp_path):

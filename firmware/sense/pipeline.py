@@ -101,6 +101,7 @@ DEFAULTS = {
     "ramp_ms": 100,          # see _identify
     "trend_sigma": 2.5,      # a landing's level must not be still moving
     "ramp_share": 0.8,
+    "slope_sigma": 2.5,      # a landing's level must not still be climbing (window slope)
     "absorb_ms": 1000,       # an unexplained steady field becomes the new state
     "fit_max_residual": 0.45,  # dipole boards: a landing must look like one magnet
 }
@@ -215,6 +216,7 @@ class Pipeline:
         self.dev = array("i", [0] * n)
         self.svf = array("i", [0] * n)
         self.acc = array("i", [0] * n)
+        self.acw = array("i", [0] * n)   # sum of k * d over the window (k = frame index): slope
         self.ema = array("i", [0] * n)   # fast average of the window (counts << 4)
         self.last = array("i", [-1] * n)
         self.same = array("i", [0] * n)
@@ -331,6 +333,7 @@ class Pipeline:
             dev[c] = x - ((base[c] + _BHALF) >> _BS)
         svf = self.svf
         acc = self.acc
+        acw = self.acw
         ema = self.ema
         zch = self.zch
         on_t = self.on_t
@@ -390,6 +393,7 @@ class Pipeline:
                         ema[c] += ((d << 4) - ema[c]) >> 1
                         if na < _NMAX:
                             acc[c] += d
+                            acw[c] += na * d
                     if na < _NMAX:
                         nacc[zi] = na + 1
                     if t - wt0[zi] >= dwell and t >= hold[zi]:
@@ -406,6 +410,7 @@ class Pipeline:
                         c = chs[j]
                         d = dev[c]
                         acc[c] = d
+                        acw[c] = 0
                         ema[c] = d << 4
                     nacc[zi] = 1
             else:
@@ -712,7 +717,7 @@ class Pipeline:
             # still rising or falling? (the last frames against the window)
             lnow, se1, ok1 = self._signature(zi, [now[j] - old[j] for j in range(m)], 1)
             sd = se1 * ((1.0 / 3.0 + 1.0 / na) ** 0.5)
-            if abs(lnow - level) > p["trend_sigma"] * sd:
+            if abs(lnow - level) > p["trend_sigma"] * sd or self._sloped(zi, level, se1, na):
                 self._wait("trend")
                 self.wact[zi] = 1
                 self.hold[zi] = t + self.period_ms
@@ -757,6 +762,25 @@ class Pipeline:
             occ.append(Occupant(None, delta, False))
             self.nocc[zi] = len(occ)
         self._set_state(zi, vec)
+
+    def _sloped(self, zi, level, se1, na):
+        """True when the window's level still climbs: the least-squares slope
+        of the frames (per frame, from the time-weighted sums) is more than
+        slope_sigma standard errors towards a larger |level| (a ball rolling
+        to a stop and popping open reads a steady ramp, not a step)."""
+        sig = self.params["slope_sigma"]
+        if sig <= 0 or na < 3:
+            return False
+        chs = self.zch[zi]
+        kb = (na - 1) / 2.0
+        sxx = na * (na * na - 1) / 12.0
+        acc = self.acc
+        acw = self.acw
+        sl = [(acw[chs[j]] - kb * acc[chs[j]]) / sxx for j in range(len(chs))]
+        ls, _, _ = self._signature(zi, sl, 1)
+        if level < 0.0:
+            ls = -ls
+        return ls > sig * se1 * (12.0 / (na * (na * na - 1))) ** 0.5
 
     def _wait(self, reason):
         self.waits[reason] = self.waits.get(reason, 0) + 1

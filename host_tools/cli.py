@@ -13,7 +13,7 @@ from host_tools.errors import UserError
 
 # name -> (module, one-line help). Keep sorted by how a user meets them.
 COMMANDS = {
-    "demo": ("host_tools.commands.demo", "play the bundled sample game on the simulated mat"),
+    "demo": ("host_tools.commands.demo", "play a simulated game on the virtual board, live (--sample: the bundled log)"),
     "replay": ("host_tools.commands.replay", "replay an event log or a raw sensor log"),
     "bench": ("host_tools.commands.bench", "run benchmarks and print their figures"),
     "view": ("host_tools.commands.view", "show a mat in the browser: a log with its timeline, or a live board"),

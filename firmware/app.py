@@ -147,6 +147,9 @@ class App:
 
     # ------------------------------------------------------------- boot
     def boot(self):
+        # the watchdog first: whatever goes wrong from here on (a stored
+        # game too big for the heap, a bug) ends in a reset, not a dead board
+        self.b.wdt_start(self.wdt_ms)
         st = self.store
         st.cleanup()
         resumed = 0
@@ -158,7 +161,6 @@ class App:
         self.link.send("hello", {"fw": FW_VERSION, "proto": PROTO, "board": self.bd.get("name"),
                                  "cause": self.b.reset_cause, "resumed": resumed})
         self.fb.event(("boot", 0, ()))
-        self.b.wdt_start(self.wdt_ms)
         return resumed
 
     def _resume(self):

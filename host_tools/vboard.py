@@ -146,6 +146,7 @@ class VBoard:
         self.hellos = []
         self.console = bytearray()  # everything the board printed (also forwarded)
         self.proc = None
+        self._procs = []            # every process started (stop() makes sure none is left)
         self.exit_codes = []
         self._lock = threading.RLock()
         self._pty_lock = threading.Lock()
@@ -235,6 +236,7 @@ class VBoard:
         self.boots += 1
         self.proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, cwd=self.workdir, env=env,
                                      preexec_fn=child, close_fds=True)
+        self._procs.append(self.proc)
 
     def wait_booted(self, timeout=20.0):
         deadline = time.monotonic() + timeout
@@ -271,10 +273,13 @@ class VBoard:
 
     def stop(self):
         self._stop = True
-        p = self.proc
-        if p is not None and p.poll() is None:
-            p.kill()
-            p.wait(5)
+        for p in self._procs:
+            if p.poll() is None:
+                p.kill()
+                try:
+                    p.wait(5)
+                except subprocess.TimeoutExpired:
+                    pass
         for s in (getattr(self, "_side_srv", None), getattr(self, "_ser_srv", None), self._client):
             try:
                 if s is not None:

@@ -261,3 +261,23 @@ def test_mpremote_stops_the_app_and_maintenance_mode(board):
         r = run_mpremote(vb, "exec", "import maint; maint.leave(); print('left')")
         assert r.returncode == 0 and "left" in r.stdout, r.stderr
         assert not os.path.exists(os.path.join(vb.workdir, "maint"))
+
+
+def test_littlefs_image_as_the_boards_filesystem(board, tmp_path):
+    img = tmp_path / "flash.img"
+    img.write_bytes(b"\xff" * (32 * 4096))
+    with VBoard(board, lockstep=True, lfs=str(img)) as vb:
+        link = vb.link()
+        assert vb.request(link, "cfg", sample_header())[1]["ok"]
+        assert vb.request(link, "ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})[1]["ok"]
+        assert not os.path.exists(os.path.join(vb.workdir, "game.ndj"))    # not in the directory
+        vb.power_cycle()
+        link = vb.link()
+        _, st = vb.request(link, "state")
+        assert st["events"] == 1 and list(st["view"]["zones"]) == ["6"]
+    # the image holds a littlefs filesystem with the game in it
+    r = subprocess.run([tool("micropython"), "-c",
+                        "import vfs, sys\nsys.path.insert(0, %r)\nfrom hw.vboard import FileBlockDev\n"
+                        "vfs.mount(vfs.VfsLfs2(FileBlockDev(%r)), '/f')\nprint(open('/f/game.ndj').read().count(chr(10)))"
+                        % (fwpath.FIRMWARE_DIR, str(img))], capture_output=True, text=True, timeout=30)
+    assert r.stdout.strip() == "2", r.stdout + r.stderr

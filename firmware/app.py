@@ -61,6 +61,35 @@ ST_TX = const(4)
 STAGES = ("scan", "sense", "link", "show", "tx")
 
 
+def _compact(board_def):
+    """A copy of the board definition whose sensor list (one dict per
+    channel: the biggest thing in it, tens of KB of heap) is one float
+    array; _expand() rebuilds the list for a new game's pipeline only."""
+    from array import array
+    bd = dict(board_def)
+    sens = bd.get("sensors")
+    if type(sens) is list:
+        a = array("f", [0.0] * (4 * len(sens)))
+        for i in range(len(sens)):
+            s = sens[i]
+            a[4 * i] = s["ch"]
+            a[4 * i + 1] = s["zone"]
+            a[4 * i + 2] = s["x"]
+            a[4 * i + 3] = s["y"]
+        bd["sensors"] = a
+    return bd
+
+
+def _expand(bd):
+    a = bd.get("sensors")
+    if type(a) is list:
+        return bd
+    out = dict(bd)
+    out["sensors"] = [{"ch": int(a[i]), "zone": int(a[i + 1]), "x": a[i + 2], "y": a[i + 3]}
+                      for i in range(0, len(a), 4)]
+    return out
+
+
 class Recorder:
     """The referee game (a referee.journal.Journal) as Match sees it: every
     accepted input event, `undo` included, is saved (store) before the loop
@@ -93,7 +122,7 @@ class Recorder:
 class App:
     def __init__(self, board, board_def, wdt_ms=WDT_MS, profile=False):
         self.b = board
-        self.bd = board_def
+        self.bd = _compact(board_def)
         self.clock = board.clock
         self._us = board.clock.ticks_us
         self._diff = board.clock.ticks_diff
@@ -104,10 +133,10 @@ class App:
         self.store = State(board.fs_root)
         self.wdt_ms = wdt_ms
         from array import array
-        sensors = board_def.get("sensors", [])
-        self.ch_zone = array("h", [-1] * len(sensors))     # channel -> zone id (no dict: heap)
-        for s in sensors:
-            self.ch_zone[s["ch"]] = s["zone"]
+        sa = self.bd.get("sensors") or ()
+        self.ch_zone = array("h", [-1] * (len(sa) // 4))     # channel -> zone id (no dict: heap)
+        for i in range(0, len(sa), 4):
+            self.ch_zone[int(sa[i])] = int(sa[i + 1])
         self.header = None
         self.game = None
         self.rec = None
@@ -206,7 +235,7 @@ class App:
         # the journal keeps the accepted events, so `undo` can take one back
         g = Journal(header, self._game_out)   # SetupError on a bad header
         rec = Recorder(g, self)
-        match = Match(self.bd, rec, self._sensed)
+        match = Match(_expand(self.bd), rec, self._sensed)
         sigs = self.store.load_signatures()
         if sigs:
             match.pipeline.sigs.update(sigs)
@@ -627,8 +656,9 @@ def main(build=None, board_path="board.json", root="", profile=False):
     if w:
         for k in ("channels", "adc_pins", "mux_select"):
             w.pop(k, None)
-    gc.collect()
     a = App(board, board_def, profile=profile)
+    board_def = None      # the app keeps a compact copy
+    gc.collect()
     try:
         a.boot()
         a.run()

@@ -80,13 +80,43 @@ def _compact(board_def):
     return bd
 
 
+class _SensorList:
+    """The sensor list as the pipeline reads it (len(), then each item's
+    ["ch"], ["zone"], ["x"], ["y"] once, in order), served from the compact
+    array through one reused item: no dict per sensor."""
+
+    def __init__(self, a):
+        self.a = a
+        self.i = 0
+
+    def __len__(self):
+        return len(self.a) // 4
+
+    def __iter__(self):
+        for i in range(0, len(self.a), 4):
+            self.i = i
+            yield self
+
+    def __getitem__(self, k):
+        a = self.a
+        i = self.i
+        if k == "ch":
+            return int(a[i])
+        if k == "zone":
+            return int(a[i + 1])
+        if k == "x":
+            return a[i + 2]
+        if k == "y":
+            return a[i + 3]
+        raise KeyError(k)
+
+
 def _expand(bd):
     a = bd.get("sensors")
     if type(a) is list:
         return bd
     out = dict(bd)
-    out["sensors"] = [{"ch": int(a[i]), "zone": int(a[i + 1]), "x": a[i + 2], "y": a[i + 3]}
-                      for i in range(0, len(a), 4)]
+    out["sensors"] = _SensorList(a)
     return out
 
 

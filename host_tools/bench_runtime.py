@@ -42,6 +42,7 @@ def play_game(board, res, header, heapsize=None, mpy_dir=None, profile=False, bu
     from host_tools.errors import UserError
     from host_tools.vboard import VBoard
     vb = VBoard(board, lockstep=True, heapsize=heapsize, mpy_dir=mpy_dir, profile=profile, heap_budget=budget)
+    vb.max_resets = 2            # a board that keeps crashing has failed: do not wait for every frame
     t0 = time.monotonic()
     try:
         try:

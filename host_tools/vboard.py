@@ -138,6 +138,7 @@ class VBoard:
         self.source = IdleField(self.board)
         self.faults = Faults()
         self.on_advance = None      # callable(T) in lockstep, before time moves to T
+        self.max_resets = None      # run_for() gives up after more restarts than this
         self.vnow = 1000            # board time (ms) last seen
         self.leds = []              # (T, bytes of the strip buffer, GRB)
         self.tones = []             # (T, freq, duty)
@@ -509,6 +510,8 @@ class VBoard:
         self.allow(ms)
         deadline = time.monotonic() + timeout
         while self.vnow < target:
+            if self.max_resets is not None and len(self.resets) > self.max_resets:
+                raise UserError("the virtual board restarted %d times: %s" % (len(self.resets), self.resets[-3:]))
             if time.monotonic() > deadline:
                 raise UserError("the virtual board did not advance (console:\n%s)" % self.console_text()[-1500:])
             if link is not None:

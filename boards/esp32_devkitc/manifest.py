@@ -17,3 +17,9 @@ package("show", base_path=FW)
 package("store", base_path=FW)
 package("table", base_path=FW)
 module("match.py", base_path=FW)
+module("app.py", base_path=FW)
+module("maint.py", base_path=FW)
+module("version.py", base_path=FW)
+# main.py is frozen too: MicroPython runs a frozen main.py when the
+# filesystem has none, so a freshly flashed custom build starts the app.
+module("main.py", base_path=FW)

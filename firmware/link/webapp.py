@@ -44,8 +44,8 @@ class WebApp:
         self.table = table
         self.now = now
         self.leds = leds
-        zones = [{"id": z["id"], "x": z["x"], "y": z["y"], "w": z["w"], "h": z["h"]} for z in board["zones"]]
-        self.board_json = json.dumps({"name": board.get("name"), "zones": zones})
+        from link.pageboard import board_json
+        self.board_json = json.dumps(board_json(board))
         self.header_json = json.dumps(table.header)
         self.codes = [None] * len(table.header["players"])
         self.ring: list = [None] * RING  # (seq, encoded line) or None

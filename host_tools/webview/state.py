@@ -58,27 +58,11 @@ def led_count(board):
 
 def board_json(board):
     """What the page needs to draw `board` (a boards.load dict): the `board`
-    object of the web API, with the LED layout and the colour palette."""
+    object of the web API, built by the same firmware function the board's
+    phone page uses."""
     fwpath.ensure()
-    from show.feedback import led_layout
-    from show import palette
-    zl, status = led_layout(board)
-    led = (board.get("wiring") or {}).get("led") or {}
-    out = {
-        "name": board["name"],
-        "title": board.get("title", board["name"]),
-        "zones": [{"id": z["id"], "x": z["x"], "y": z["y"], "w": z["w"], "h": z["h"]} for z in board["zones"]],
-        "leds": {"count": led_count(board), "zones": [list(x) for x in zl], "status": list(status),
-                 "cap": int(led.get("max_brightness", 255)) or 255,
-                 "edge": [{"led": e["led"], "x": e["x"], "y": e["y"], "player": e.get("player")}
-                          for e in led.get("edge", ()) if "x" in e and "y" in e]},
-        "buttons": [{"player": b.get("player"), "role": b.get("role", b.get("name", "")), "x": b["x"], "y": b["y"]}
-                    for b in (board.get("wiring") or {}).get("buttons", ()) if "x" in b and "y" in b],
-        "colors": {"player": list(palette.PLAYER), "reject": palette.REJECT, "fault": palette.FAULT},
-    }
-    if "outline" in board:
-        out["outline"] = board["outline"]
-    return out
+    from link.pageboard import board_json as fw_board_json
+    return fw_board_json(board)
 
 
 def asking(view):

@@ -97,7 +97,8 @@ DEFAULTS = {
     "match_z": 3.5,          # ... and the field must match the candidate this well
     "rel_spread": 0.03,      # a Bakugan's level from landing to landing
     "other_prior": 0.002,    # prior of a Bakugan the referee does not expect
-    "max_wait_ms": 300,      # decide anyway after holding still this long
+    "max_wait_ms": 160,      # decide anyway after the level has held still this long
+    "trend_max_ms": 300,     # a level still moving after this long is taken as it is
     "ramp_ms": 100,          # see _identify
     "trend_sigma": 2.5,      # a landing's level must not be still moving
     "ramp_share": 0.8,
@@ -229,6 +230,8 @@ class Pipeline:
         self.coh_t = array("i", [0] * nz)
         self.wact = bytearray(nz)
         self.wt0 = array("i", [0] * nz)
+        self.flt = array("i", [-1] * nz)   # when the window's level was first found still...
+        self.flw = array("i", [-1] * nz)   # ... in the window that started then
         self.hold = array("i", [0] * nz)
         self.nacc = array("i", [0] * nz)
         self.rfn = bytearray(nz)
@@ -713,7 +716,8 @@ class Pipeline:
             return
         # 4. A new Bakugan: a field with a Bakugan's shape, identified.
         level, se, ok = self._signature(zi, delta, na)
-        if ok and na >= 3 and t - self.wt0[zi] < p["max_wait_ms"]:
+        wt0 = self.wt0[zi]
+        if ok and na >= 3 and t - wt0 < p["trend_max_ms"]:
             # still rising or falling? (the last frames against the window)
             lnow, se1, ok1 = self._signature(zi, [now[j] - old[j] for j in range(m)], 1)
             sd = se1 * ((1.0 / 3.0 + 1.0 / na) ** 0.5)
@@ -723,7 +727,12 @@ class Pipeline:
                 self.hold[zi] = t + self.period_ms
                 return
         if ok:
-            force = t - self.wt0[zi] >= p["max_wait_ms"]
+            # The identity wait counts from when the level stopped moving, so
+            # a forced decision never reads a Bakugan still opening.
+            if self.flw[zi] != wt0 or self.flt[zi] < 0:
+                self.flw[zi] = wt0
+                self.flt[zi] = t
+            force = t - self.flt[zi] >= p["max_wait_ms"]
             got = self._identify(zi, level, se, force, t)
             if got is None:
                 self._wait("identity")

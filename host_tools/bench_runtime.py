@@ -4,7 +4,8 @@
     bakumat bench runtime [quick] [seed=N]
     python -m host_tools.bench_runtime [--seed N] [--quick]
 
-1. A whole simulated official game on the virtual board with the app
+1. A whole simulated official game (every frame and control of the
+   scenario, then `end`) on the virtual board with the app
    compiled to .mpy (as `bakumat deploy` puts it on a board), in a 64 KB heap
    (`micropython -X heapsize=64K`), and the smallest heap in which the same
    game runs to its end (bisection, 4 KB steps).
@@ -51,18 +52,21 @@ def play_game(board, res, header, heapsize=None, mpy_dir=None, profile=False, bu
             return False, "did not boot: " + _last_error(vb.console_text()), None, 0.0
         link = vb.link()
         try:
-            vb.play(res.frames, res.controls, link, header=header, ack_ms=3000)
-            _, st = vb.request(link, "state")
+            replies = vb.play(res.frames, res.controls, link, header=header, ack_ms=3000)
+            wall = time.monotonic() - t0
+            _, end = vb.request(link, "end")
             _, health = vb.request(link, "health")
         except UserError as e:
             return False, "%s: %s" % (e, _last_error(vb.console_text())), None, time.monotonic() - t0
-        wall = time.monotonic() - t0
         kinds = [b.get("ev") for _, typ, b in link.take("game")]
+        logs = [b.get("msg") for _, typ, b in link.take("log")]
         if vb.resets:
             return False, "the board restarted (%s): %s" % (vb.resets, _last_error(vb.console_text())), health, wall
-        if "MemoryError" in vb.console_text():
-            return False, "MemoryError: " + _last_error(vb.console_text()), health, wall
-        if "win" not in kinds or (st.get("view") or {}).get("phase") != "over":
+        if replies and replies[0][1].get("ok") is not True:
+            return False, "the game was refused: %s" % (replies[0][1],), health, wall
+        if "MemoryError" in vb.console_text() or logs:
+            return False, "; ".join(logs[:2]) or _last_error(vb.console_text()), health, wall
+        if end.get("ok") is not True or "end" not in kinds:
             return False, "the game did not reach its end", health, wall
         return True, "", health, wall
     finally:
@@ -107,8 +111,8 @@ def m(label):
     x = gc.mem_alloc()
     print("PART", label, x - base[0])
     base[0] = x
-bd = json.load(open(%(board)r))
-m("board definition (board.json parsed)")
+bd = app._compact(json.load(open(%(board)r)))
+m("board definition as the app keeps it")
 h = json.load(open(%(header)r))
 m("game header (players, decks)")
 lk = link.server.Link(None, time)
@@ -125,7 +129,7 @@ fb = show.feedback.Feedback(hw.strip.Strip(NP(bd["wiring"]["led"]["count"])), No
 m("feedback (LED state, strip buffer)")
 g = Journal(h, None)
 m("referee game and journal")
-mt = match.Match(bd, g, None)
+mt = match.Match(app._expand(bd), g, None)
 m("sensing pipeline (Match)")
 """
 

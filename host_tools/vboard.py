@@ -29,7 +29,6 @@ import json
 import os
 import select
 import shutil
-import signal
 import socket
 import struct
 import subprocess

@@ -202,7 +202,7 @@ class Decoder:
         body = bytes(buf[j + 1:n - 5])
         try:
             obj = json.loads(body)
-        except (ValueError, UnicodeError) as e:
+        except (ValueError, UnicodeError):
             return self._err("json", seq, "body is not JSON")
         self.frames += 1
         self.on_frame(seq, typ, obj)

@@ -16,7 +16,6 @@ bad state (except in naive mode, where it exits 1 if nothing was caught).
 import sys
 import os
 import vfs
-import gc
 
 sys.path.insert(0, sys.argv[1])
 from store.state import State  # noqa: E402

@@ -111,9 +111,21 @@ def m(label):
     x = gc.mem_alloc()
     print("PART", label, x - base[0])
     base[0] = x
-bd = app._compact(json.load(open(%(board)r)))
+def load():
+    f = open(%(board)r)
+    full = json.load(f)
+    f.close()
+    return app._compact(full)
+bd = load()
+gc.collect()
 m("board definition as the app keeps it")
-h = json.load(open(%(header)r))
+def header():
+    f = open(%(header)r)
+    h = json.load(f)
+    f.close()
+    return h
+h = header()
+gc.collect()
 m("game header (players, decks)")
 lk = link.server.Link(None, time)
 m("serial link (2 KB RX frame, 4 KB TX ring)")

@@ -12,6 +12,7 @@ import select
 class StdioPort:
     def __init__(self, stdin=None, stdout=None):
         self._in = stdin if stdin is not None else sys.stdin
+        # sys.stdin.buffer where the port has it (binary readinto), else stdin
         self._inb = getattr(self._in, "buffer", self._in)
         out = stdout if stdout is not None else sys.stdout
         self._out = getattr(out, "buffer", out)
@@ -37,7 +38,7 @@ class StdioPort:
         n = 0
         one = self._one
         while n < maxn and self.any():
-            if not self._inb.readinto(one):
+            if not self._inb.readinto(one):  # type: ignore[union-attr]  # stdin.buffer has it
                 break
             buf[n] = one[0]
             n += 1

@@ -242,7 +242,12 @@ class VBoard:
         deadline = time.monotonic() + timeout
         while not self._booted.wait(0.05):
             text = bytes(self.console[self._console_mark:]).decode("utf-8", "replace")
-            if "Traceback" in text or (self.proc is not None and self.proc.poll() is not None):
+            # Under the lock: restart() kills the old process and spawns the
+            # next one while holding it, so a process seen dead here is not
+            # one being replaced by a reset.
+            with self._lock:
+                dead = self.proc is not None and self.proc.poll() is not None
+            if "Traceback" in text or dead:
                 time.sleep(0.1)       # let the rest of the traceback arrive
                 raise UserError("the virtual board failed to start; it printed:\n%s" % self.console_text()[-2000:])
             if time.monotonic() > deadline:

@@ -89,11 +89,15 @@ class Link:
 
     def send(self, typ, body, bulk=False):
         """An unsolicited frame with the board's own sequence number."""
-        if bulk and self._len * 2 > len(self.tx):
+        data = encode((self.seq + 1) & 0xFFFF, typ, body)
+        # Bulk frames (raw sensor frames) never fill the ring past half, so
+        # the room a request's reply needs (TX_RESERVE in app.py) stays free
+        # and the host can always turn recording off again.
+        if bulk and (self._len + len(data)) * 2 > len(self.tx):
             self.tx_drops += 1
             return False
         self.seq = (self.seq + 1) & 0xFFFF
-        return self._put(encode(self.seq, typ, body))
+        return self._put(data)
 
     def send_json(self, typ, text):
         """Like send() with a body that is JSON text already."""

@@ -229,3 +229,17 @@ class TestServer(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestBulkLeavesRoom(unittest.TestCase):
+    def test_raw_frames_never_take_the_room_a_reply_needs(self):
+        link = Link(Port(), Clock(), tx_size=4096)
+        frame = {"t": 0, "c": [2048] * 96}  # a raw frame of the reference mat, ~600 bytes
+        queued = 0
+        for i in range(40):  # far more than the ring holds; nothing is flushed
+            if link.send("frame", frame, bulk=True):
+                queued += 1
+        self.assertGreater(queued, 0)
+        self.assertGreaterEqual(link.tx_free(), 2048)  # app.TX_RESERVE: a request can still be answered
+        self.assertTrue(link.reply(5, "pong", {}))
+        self.assertGreater(link.tx_drops, 0)

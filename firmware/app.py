@@ -34,6 +34,8 @@ import referee
 from referee.events import encode_json
 from referee.journal import Journal
 from match import Match
+from table.buttons import Buttons, SHORT
+from table.controller import Table, OK, BACK
 from show.feedback import Feedback
 from link.server import Link
 from store.state import State, StoreError
@@ -51,6 +53,9 @@ MSGS_PER_TICK = const(2)
 MAX_FAILS = const(10)
 TX_RESERVE = const(2048)   # free TX bytes needed before taking a request
 WDT_MS = const(3000)
+WEB_MS = const(3)         # phone page budget per tick (ms)
+WEB_DIR = "web"
+WEB_FILES = ("index.html", "phone.html", "mat.js", "mat.css", "view.js")
 CONTROLS = ("gate", "miss", "ability", "resolve", "choose", "register", "undo")
 # stage indices for the per-stage timing (bench_runtime)
 ST_SCAN = const(0)
@@ -61,12 +66,44 @@ ST_TX = const(4)
 STAGES = ("scan", "sense", "link", "show", "tx")
 
 
+# what the app reads from the board definition once the hardware is built
+# (the pipeline, the feedback, the phone page): the rest is not kept
+_BD_KEEP = ("name", "title", "outline", "zones", "sensors", "sensor", "rate_hz", "plate", "card", "magnet",
+            "sense", "sensor_plane_to_card_top_mm")
+_WIRING_KEEP = ("led", "buttons", "buzzer", "tx_budget")
+_DROP = ("part", "pin", "sides", "module")     # descriptions and pins: hardware is built already
+
+
+def _slim(d):
+    if type(d) is not dict:
+        return d
+    out = {}
+    for k in d:
+        if k not in _DROP:
+            out[k] = d[k]
+    return out
+
+
 def _compact(board_def):
-    """A copy of the board definition whose sensor list (one dict per
-    channel: the biggest thing in it, tens of KB of heap) is one float
-    array; _expand() rebuilds the list for a new game's pipeline only."""
+    """A copy of the board definition with only what the app reads after
+    the hardware is built (no wiring tables, no part descriptions), whose
+    sensor list (one dict per channel: the biggest thing in it, tens of KB
+    of heap) is one float array; _expand() rebuilds the list for a new
+    game's pipeline only. board_def itself is not changed."""
     from array import array
-    bd = dict(board_def)
+    bd = {}
+    for k in _BD_KEEP:
+        if k in board_def:
+            bd[k] = board_def[k]
+    if type(bd.get("sensor")) is dict:
+        bd["sensor"] = _slim(bd["sensor"])
+    w = board_def.get("wiring")
+    if type(w) is dict:
+        wd = {}
+        for k in _WIRING_KEEP:
+            if k in w:
+                wd[k] = _slim(w[k])
+        bd["wiring"] = wd
     sens = bd.get("sensors")
     if type(sens) is list:
         a = array("f", [0.0] * (4 * len(sens)))
@@ -121,32 +158,40 @@ def _expand(bd):
 
 
 class Recorder:
-    """The referee game (a referee.journal.Journal) as Match sees it: every
-    accepted input event, `undo` included, is saved (store) before the loop
-    goes on; the sink knows which zone the input was about (for reject
-    feedback)."""
+    """The game's journal (referee.journal.Journal) as the table sees it:
+    every accepted input event -- landings, controls from the link, button
+    presses, phone inputs, inferences, `undo` included -- is saved (store)
+    before the loop goes on, so a replay of the stored log reproduces them;
+    the sink knows which zone the input was about (for reject feedback).
+    Anything else (game, expects(), view()) is the journal's."""
 
-    def __init__(self, game, app):
-        self.game = game
+    def __init__(self, journal, app):
+        self.j = journal
         self.app = app
 
     def feed(self, ev):
         self.app._input_zone = ev.get("zone")
-        ok = self.game.feed(ev)
+        ok = self.j.feed(ev)
         if ok:
             self.app._accepted(ev)
         self.app._view_dirty = True
         return ok
 
+    def undo(self, t):
+        """Take back the last event (a button's long press, a phone): saved
+        as an `undo` input event like the link's."""
+        last = self.j.undo(t)
+        if last is not None:
+            self.app._accepted({"t": t, "ev": "undo"})
+        self.app._view_dirty = True
+        return last
+
     def finish(self, t=None):
-        self.game.finish(t)
+        self.j.finish(t)
         self.app._view_dirty = True
 
-    def expects(self):
-        return self.game.expects()
-
-    def view(self):
-        return self.game.view()
+    def __getattr__(self, name):
+        return getattr(self.j, name)
 
 
 class App:
@@ -170,6 +215,7 @@ class App:
         self.header = None
         self.game = None
         self.rec = None
+        self.table = None
         self.match = None
         self.events = 0
         self.g_base = 0            # ticks when game time g_off started
@@ -200,9 +246,13 @@ class App:
         self.quiet_alloc_max = 0
         self.alloc_busy = 0
         self.buttons = board.buttons
-        self._btn_prev = bytearray(len(self.buttons))
-        for i in range(len(self.buttons)):
-            self._btn_prev[i] = 1
+        self.btns = Buttons(len(self.buttons), self._gesture) if self.buttons else None
+        self.roles = _roles(self.bd, self.buttons)
+        # the phone page: the hw layer made the listening socket (or not);
+        # the server and the web app are built when a game exists
+        self.listener = getattr(board, "listener", None)
+        self.web = None
+        self.httpd = None
 
     # ------------------------------------------------------------- boot
     def boot(self):
@@ -251,7 +301,11 @@ class App:
         self.header = None
         self.game = None
         self.rec = None
+        self.table = None
         self.match = None
+        self.web = None
+        if self.httpd is not None:
+            self.httpd.app = _NoGame
         self.replaying = False
 
     def _new_game(self, header, save=True):
@@ -265,7 +319,10 @@ class App:
         # the journal keeps the accepted events, so `undo` can take one back
         g = Journal(header, self._game_out)   # SetupError on a bad header
         rec = Recorder(g, self)
-        match = Match(_expand(self.bd), rec, self._sensed)
+        # the table infers inputs (gate, resolve, miss, move) and takes the
+        # buttons; what it feeds goes through the recorder, so it is saved
+        table = Table(rec, None, self.roles)
+        match = Match(_expand(self.bd), table, self._sensed)
         sigs = self.store.load_signatures()
         if sigs:
             match.pipeline.sigs.update(sigs)
@@ -277,6 +334,7 @@ class App:
         self.header = header
         self.game = g
         self.rec = rec
+        self.table = table
         self.match = match
         self.events = 0
         self.g_base = self.clock.ticks_ms()
@@ -284,6 +342,32 @@ class App:
         self.last_t = 0
         self.fb.configure(header)
         self._view_dirty = True
+        if self.listener is not None:
+            self._web_start()
+        # building the pipeline leaves much garbage (float maths) between
+        # what it keeps: collect now, not in the middle of the first landing
+        gc.collect()
+
+    def _web_start(self):
+        """The phone page (docs/formats/web-api-v1.md) for this game: the
+        server is made once, the web app per game."""
+        from link.webapp import WebApp
+        self.web = WebApp(self.bd, self.table, self._gnow, self._leds)
+        if self.httpd is None:
+            from link.httpd import HttpServer
+            self.httpd = HttpServer(self.listener, self.web, self.clock,
+                                    getattr(self.b, "web_dir", None) or WEB_DIR, WEB_FILES)
+        else:
+            self.httpd.app = self.web
+
+    def _gnow(self):
+        return self.gtime(self.clock.ticks_ms())
+
+    def _leds(self):
+        strip = self.b.strip
+        if strip is None:
+            return []
+        return [list(strip.get(i)) for i in range(strip.n)]
 
     def gtime(self, now):
         t = self.g_off + self.clock.ticks_diff(now, self.g_base)
@@ -307,6 +391,8 @@ class App:
         self.link.send_json("game", encode_json(out))
         self.fb.event(out, self._input_zone)
         self._view_dirty = True
+        if self.web is not None:
+            self.web.on_event(out)
 
     def _sensed(self, ev):
         self._busy = True
@@ -322,6 +408,8 @@ class App:
             self.fb.fault(zone, True)
             return
         self.link.send("mat", ev)
+        if self.table is not None:
+            self.table.sensed(ev)
         if kind == "land" and ev.get("learned"):
             try:
                 self.store.save_signatures(self.match.pipeline.signatures())
@@ -388,7 +476,9 @@ class App:
         # 2. sensing and referee
         try:
             if self.match is not None:
-                self.match.frame(frame, self.gtime(now))
+                gt = self.gtime(now)
+                self.match.frame(frame, gt)
+                self.table.tick(gt)
             if self.raw:
                 self.link.send("frame", {"t": self.gtime(now), "c": list(frame)}, bulk=True)
         except Exception as e:
@@ -406,17 +496,27 @@ class App:
                 if m is None:
                     break
                 self.handle(m[0], m[1], m[2])
-            if self.buttons:
-                self._poll_buttons()
+            if self.btns is not None:
+                self._poll_buttons(now)
         except Exception as e:
             ok = False
             self._fail("link", e)
+        # 3b. the phone page, after the link, with a small budget
+        if self.httpd is not None:
+            try:
+                self.httpd.service(clock.ticks_add(now, WEB_MS))
+            except Exception as e:
+                ok = False
+                self._fail("web", e)
         t3 = us()
         # 4. feedback: decisions of this tick show now
         try:
             if self._view_dirty and self.game is not None:
                 self._view_dirty = False
                 self.fb.sync(self.game.view())
+                ask = getattr(self.fb, "asking", None)
+                if ask is not None:
+                    ask(self.table.asking())
             if self._selftest is not None:
                 self._selftest_step(now)
             self.fb.tick(now)
@@ -477,26 +577,23 @@ class App:
             self.store.set_maint(True)
         self.b.reset()
 
-    def _poll_buttons(self):
-        prev = self._btn_prev
-        for i in range(len(self.buttons)):
-            v = self.buttons[i][1].value()
-            if v != prev[i]:
-                prev[i] = v
-                if v == 0:
-                    self._button(self.buttons[i][0])
+    def _poll_buttons(self, now):
+        """The pins (active low) as a bit mask, debounced by table.buttons."""
+        b = self.buttons
+        mask = 0
+        for i in range(len(b)):
+            if not b[i][1].value():
+                mask |= 1 << i
+        self.btns.update(mask, self.gtime(now))
 
-    def _button(self, name):
-        """A player's OK button: decide the pending battle, or take the gate
-        in a pending choice. Other buttons are reported only."""
-        self.link.send("mat", {"ev": "button", "name": name, "t": self.gtime(self.clock.ticks_ms())})
-        if self.game is None or not name.endswith("_ok"):
-            return
-        v = self.game.view()
-        if v.get("battle"):
-            self._control({"ev": "resolve"})
-        elif v.get("choice"):
-            self._control({"ev": "choose", "player": v["choice"]["player"], "action": "take"})
+    def _gesture(self, i, gesture, t):
+        """A debounced press: reported, then its meaning in the game state
+        (docs/table-play.md) applied by the table."""
+        self.link.send("mat", {"ev": "button", "name": self.buttons[i][0],
+                               "press": "short" if gesture == SHORT else "long", "t": t})
+        if self.table is not None:
+            self._input_zone = None
+            self.table.button(i, gesture, t)
 
     # ---------------------------------------------------------- requests
     def handle(self, seq, typ, body):
@@ -654,6 +751,29 @@ class App:
                           "busy_alloc_bytes": self.alloc_busy} if self.profile else None}
 
 
+class _NoGame:
+    """The web app between games: every API answer says so."""
+
+    @staticmethod
+    def handle(method, path, query, body, peer):
+        return 503, "application/json", '{"error": "no game: the mat is not set up"}'
+
+
+def _roles(bd, buttons):
+    """Per board button (hw order): (player, OK|BACK) from the board
+    definition's wiring buttons (matched by name; role "ok"/"back")."""
+    w = (bd.get("wiring") or {}).get("buttons") or ()
+    out = []
+    for i in range(len(buttons)):
+        name = buttons[i][0]
+        role = (0, OK if i % 2 == 0 else BACK)
+        for d in w:
+            if type(d) is dict and d.get("name") == name:
+                role = (d.get("player", 0), BACK if d.get("role") == "back" else OK)
+        out.append(role)
+    return tuple(out)
+
+
 def _mpy_version():
     impl = sys.implementation
     v = getattr(impl, "version", None)
@@ -689,6 +809,11 @@ def main(build=None, board_path="board.json", root="", profile=False):
     a = App(board, board_def, profile=profile)
     board_def = None      # the app keeps a compact copy
     gc.collect()
+    if hasattr(gc, "threshold"):
+        # collect after a quarter of the free heap was allocated, rather than
+        # only when an allocation fails: shorter pauses, garbage reclaimed
+        # before it splits the free heap
+        gc.threshold(gc.mem_free() // 4 + gc.mem_alloc())
     try:
         a.boot()
         a.run()

@@ -322,7 +322,18 @@ class App:
         # the table infers inputs (gate, resolve, miss, move) and takes the
         # buttons; what it feeds goes through the recorder, so it is saved
         table = Table(rec, None, self.roles)
-        match = Match(_expand(self.bd), table, self._sensed)
+        # building the pipeline churns much float garbage between the
+        # arrays it keeps: collecting often meanwhile packs what it keeps
+        # instead of leaving the free heap in small holes (a 72 KB data heap
+        # takes a game, against 96 KB without)
+        th = gc.threshold() if hasattr(gc, "threshold") else None
+        if th is not None:
+            gc.threshold(4096)
+        try:
+            match = Match(_expand(self.bd), table, self._sensed)
+        finally:
+            if th is not None:
+                gc.threshold(th)
         sigs = self.store.load_signatures()
         if sigs:
             match.pipeline.sigs.update(sigs)

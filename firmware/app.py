@@ -55,7 +55,7 @@ TX_RESERVE = const(2048)   # free TX bytes needed before taking a request
 WDT_MS = const(3000)
 WEB_MS = const(3)         # phone page budget per tick (ms)
 WEB_DIR = "web"
-WEB_FILES = ("index.html", "phone.html", "mat.js", "mat.css", "view.js")
+WEB_FILES = ("phone.html", "phone.js", "mat.js", "mat.css")   # "/" is phone.html
 CONTROLS = ("gate", "miss", "ability", "resolve", "choose", "register", "undo")
 # stage indices for the per-stage timing (bench_runtime)
 ST_SCAN = const(0)
@@ -367,7 +367,7 @@ class App:
         if self.httpd is None:
             from link.httpd import HttpServer
             self.httpd = HttpServer(self.listener, self.web, self.clock,
-                                    getattr(self.b, "web_dir", None) or WEB_DIR, WEB_FILES)
+                                    getattr(self.b, "web_dir", None) or WEB_DIR, WEB_FILES, "phone.html")
         else:
             self.httpd.app = self.web
 

@@ -116,7 +116,8 @@ class Faults:
 
 class VBoard:
     def __init__(self, board="esp32_devkitc", workdir=None, lockstep=True, port=0, heapsize=None,
-                 lfs=None, wdt_backstop_s=3.0, quiet=True, mpy_dir=None, profile=False, heap_budget=None):
+                 lfs=None, wdt_backstop_s=3.0, quiet=True, mpy_dir=None, profile=False, heap_budget=None,
+                 web=None):
         from host_tools import boards
         self.board_name = board
         self.board = boards.load(board) if isinstance(board, str) else board
@@ -134,6 +135,8 @@ class VBoard:
         self.mpy_dir = mpy_dir
         self.profile = profile
         self.heap_budget = heap_budget
+        self.web = web              # phone page port (0: any free port), None: off
+        self.web_url = None
         self.source = IdleField(self.board)
         self.faults = Faults()
         self.on_advance = None      # callable(T) in lockstep, before time moves to T
@@ -184,6 +187,13 @@ class VBoard:
         self._ser_srv.listen(1)
         self.port = self._ser_srv.getsockname()[1]
         self.url = "socket://127.0.0.1:%d" % self.port
+        if self.web is not None:
+            if not self.web:
+                probe = socket.socket()
+                probe.bind(("127.0.0.1", 0))
+                self.web = probe.getsockname()[1]
+                probe.close()
+            self.web_url = "http://127.0.0.1:%d/" % self.web
         self.master, self.slave = os.openpty()
         self._setup_tty(self.slave)
         for target in (self._pty_reader, self._bridge_acceptor, self._side_acceptor, self._watchdog):
@@ -214,6 +224,11 @@ class VBoard:
             env["BAKUMAT_PROFILE"] = "1"
         if self.heap_budget:
             env["BAKUMAT_HEAP_BUDGET"] = str(self.heap_budget)
+        if self.web:
+            env["BAKUMAT_WEB"] = str(self.web)
+            env["BAKUMAT_WEB_DIR"] = os.path.join(fwpath.FIRMWARE_DIR, "web")
+        else:
+            env.pop("BAKUMAT_WEB", None)
         if self.lfs:
             env["BAKUMAT_LFS"] = os.path.abspath(self.lfs)
         else:

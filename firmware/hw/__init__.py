@@ -18,13 +18,16 @@ A Board has:
     reset_cause  "power" | "hard" | "wdt" | "soft" | "deepsleep" | "unknown"
     reset()    hard reset
     fs_root    directory prefix for stored state ("" = current directory)
+    listener   a bound, listening TCP socket for the phone page, or None
+               (esp32: Wi-Fi from wifi.json; vboard: BAKUMAT_WEB=port)
+    web_dir    directory of the page's static files ("web" on a board)
 """
 
 
 class Board:
     def __init__(self, clock, scanner, port, strip=None, buzzer=None, buttons=None,
                  idle=None, wdt_factory=None, wdt_park=None, reset_cause="unknown",
-                 reset=None, fs_root="", name="board", tx_budget=512):
+                 reset=None, fs_root="", name="board", tx_budget=512, listener=None, web_dir="web"):
         self.clock = clock
         self.scanner = scanner
         self.port = port
@@ -40,6 +43,8 @@ class Board:
         self.fs_root = fs_root
         self.name = name
         self.tx_budget = tx_budget   # bytes the link may write per loop tick
+        self.listener = listener
+        self.web_dir = web_dir
 
     def idle(self, ms):
         if self._idle is not None:

@@ -68,4 +68,44 @@ def build(board_def, clock=None, port=None):
                     idle=idle, wdt_factory=wdt_factory, wdt_park=wdt_park,
                     reset_cause=hw.cause_name(machine.reset_cause()),
                     reset=machine.reset, fs_root="", name=board_def.get("name", "esp32"),
-                    tx_budget=w.get("tx_budget", 256))
+                    tx_budget=w.get("tx_budget", 256), listener=wifi_listener())
+
+
+def wifi_listener(path="wifi.json"):
+    """The phone page's listening socket (port 80), or None when the host
+    wrote no wifi.json (docs/table-play.md, "Wi-Fi"):
+        {"mode": "ap", "ssid": "BakuMat", "key": "8+ chars or empty"}
+        {"mode": "sta", "ssid": "home", "key": "..."}
+    AP: the board is the access point (phones join it, page at
+    http://192.168.4.1/). STA: the board joins a network (connection goes on
+    in the background; the socket serves once it is up). Nothing here
+    waits: the scan loop starts at once."""
+    import json
+    try:
+        f = open(path)
+    except OSError:
+        return None
+    try:
+        cfg = json.load(f)
+    finally:
+        f.close()
+    import network
+    import socket
+    ssid = cfg.get("ssid") or "BakuMat"
+    key = cfg.get("key") or ""
+    if cfg.get("mode") == "sta":
+        wl = network.WLAN(network.STA_IF)
+        wl.active(True)
+        wl.connect(ssid, key)
+    else:
+        wl = network.WLAN(network.AP_IF)
+        wl.active(True)
+        if key:
+            wl.config(ssid=ssid, key=key, security=network.AUTH_WPA2_PSK, max_clients=4)
+        else:
+            wl.config(ssid=ssid, security=network.AUTH_OPEN, max_clients=4)
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(socket.getaddrinfo("0.0.0.0", 80)[0][-1])
+    s.listen(4)
+    return s

@@ -24,7 +24,8 @@ clock is real time.
 Environment: BAKUMAT_VBOARD (side channel address), BAKUMAT_RESET_CAUSE
 (power|hard|wdt|soft, set by the host at each start), BAKUMAT_LFS (a
 littlefs image file to use as the board's filesystem instead of the current
-directory), BAKUMAT_PROFILE (stage timings and allocation counts in the
+directory), BAKUMAT_WEB (a port: serve the phone page on 127.0.0.1:PORT; off
+when unset), BAKUMAT_WEB_DIR (the page's files; default web), BAKUMAT_PROFILE (stage timings and allocation counts in the
 health reply), BAKUMAT_HEAP_BUDGET (e.g. 64K: load the code first, then
 leave only that much heap free, as on a board with frozen modules).
 """
@@ -295,6 +296,18 @@ def mount_fs():
     return "/flash"
 
 
+def web_listener():
+    """The phone page's listening socket on 127.0.0.1:BAKUMAT_WEB, or None."""
+    spec = os.getenv("BAKUMAT_WEB")
+    if not spec:
+        return None
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(socket.getaddrinfo("127.0.0.1", int(spec))[0][-1])
+    s.listen(4)
+    return s
+
+
 def build(board_def, root=None):
     import json
     sd = side()
@@ -332,7 +345,8 @@ def build(board_def, root=None):
                     idle=idle, wdt_factory=wdt_factory, wdt_park=wdt_park,
                     reset_cause=os.getenv("BAKUMAT_RESET_CAUSE") or "power", reset=reset,
                     fs_root=mount_fs() if root is None else root,
-                    name=board_def.get("name", "vboard"), tx_budget=w.get("tx_budget", 512))
+                    name=board_def.get("name", "vboard"), tx_budget=w.get("tx_budget", 512),
+                    listener=web_listener(), web_dir=os.getenv("BAKUMAT_WEB_DIR") or "web")
 
 
 def _heap_budget():

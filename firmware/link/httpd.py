@@ -89,9 +89,11 @@ class _Client:
 
 
 class HttpServer:
-    def __init__(self, listener, app, clock, web_dir="web", files=()):
+    def __init__(self, listener, app, clock, web_dir="web", files=(), index="index.html"):
         """listener: a bound, listening socket (made by the hw layer).
-        files: names under web_dir that may be served (anything else 404)."""
+        files: names under web_dir that may be served (anything else 404);
+        index: the file served for "/"."""
+        self.index = index
         self.lsock = listener
         listener.setblocking(False)
         self.app = app
@@ -281,7 +283,7 @@ class HttpServer:
         if method != "GET":
             self._answer(c, 405, {"error": "method not allowed"})
             return
-        name = "index.html" if path == "/" else path[1:]
+        name = self.index if path == "/" else path[1:]
         if name not in self.files:
             self._answer(c, 404, {"error": "no such page"})
             return

@@ -30,6 +30,8 @@ def add_arguments(p):
                    help="TCP port of the serial link on 127.0.0.1 (default 7000; 0 picks a free one)")
     p.add_argument("--dir", help="folder used as the board's filesystem (kept; default: a temporary one)")
     p.add_argument("--lfs", metavar="IMAGE", help="a littlefs image file as the board's filesystem instead")
+    p.add_argument("--web", type=int, metavar="PORT", default=None,
+                   help="serve the board's phone page on 127.0.0.1:PORT (0: any free port; default: off)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 64K (default: the binary's)")
     p.add_argument("--script", help="scenario lines to apply at start (a file)")
     p.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds (no console)")
@@ -53,12 +55,15 @@ def run(args):
             f.write(b"\xff" * (64 * 4096))
     if args.dir:
         os.makedirs(args.dir, exist_ok=True)
-    vb = vboard.VBoard(args.board, workdir=args.dir, lockstep=False, port=port, heapsize=args.heap, lfs=args.lfs)
+    vb = vboard.VBoard(args.board, workdir=args.dir, lockstep=False, port=port, heapsize=args.heap, lfs=args.lfs,
+                       web=args.web)
     vb.start()
     out = sys.stdout
     try:
         live = vboard.Live(vb)
         out.write("virtual board %s running the app; serial link on %s\n" % (vb.board["name"], vb.url))
+        if vb.web_url:
+            out.write("phone page (once a game is set up): %s\n" % vb.web_url)
         out.write("  e.g. bakumat game new --port %s   |   mpremote connect %s resume repl\n" % (vb.url, vb.url))
         out.flush()
         if args.script:

@@ -1,0 +1,135 @@
+/* The board's phone page: the mat (mat.js, shared with the laptop view),
+   a side to claim, and the inputs buttons make awkward: a gate placed (tap
+   a zone), its values when it is turned over, abilities, choices, resolve,
+   miss, undo. API: docs/formats/web-api-v1.md. Spectators only watch. */
+(function () {
+  "use strict";
+  var $ = function (id) { return document.getElementById(id); };
+  var m = null, hd = null, st = null, seq = null, me = null, code = null, placing = null;
+  var ATTRS = ["pyrus", "aquos", "subterra", "haos", "darkus", "ventus"];
+
+  function post(u, body) {
+    return fetch(u, {method: "POST", body: JSON.stringify(body)}).then(function (r) { return r.json(); });
+  }
+  function say(r) { $("msg").textContent = r.error || (r.ok ? "ok" : "refused: " + r.reason); }
+  function input(body) {
+    body.code = code;
+    return post("api/input", body).then(function (r) { say(r); poll(); return r; });
+  }
+  function btn(parent, text, id, f) {
+    var b = document.createElement("button");
+    b.textContent = text;
+    if (id) b.id = id;
+    b.onclick = f;
+    parent.appendChild(b);
+    return b;
+  }
+  function box(title) {
+    var f = document.createElement("fieldset"), l = document.createElement("legend");
+    l.textContent = title;
+    f.appendChild(l);
+    $("acts").appendChild(f);
+    return f;
+  }
+
+  function claim(p, c) {
+    post("api/claim", c ? {player: p, code: c} : {player: p}).then(function (r) {
+      if (r.code) {
+        me = r.player; code = r.code;
+        $("me").textContent = "You play " + hd.players[me].name + " (code " + code + ")";
+        $("acts").hidden = false;
+        controls();
+      } else {
+        var k = window.prompt(r.error + ": enter that side's code");
+        if (k) claim(p, k);
+      }
+    });
+  }
+  function sides() {
+    var d = $("me");
+    d.textContent = "Play as: ";
+    hd.players.forEach(function (p, i) { btn(d, p.name, "claim" + i, function () { claim(i); }); });
+  }
+
+  var drawn = null;
+  function controls() {
+    var a = $("acts"), v = st.view || {}, p = hd.players[me], key = [placing, v.choice ? v.choice.player : -1];
+    for (var k in v.zones || {}) if (v.zones[k].owner === me) key.push(k + v.zones[k].gate);
+    key = JSON.stringify(key);
+    if (key === drawn) return;  // keep what is being typed
+    drawn = key;
+    a.textContent = "";
+    if (me === null) return;
+    var g = box("Gate card: pick it, then tap its zone");
+    (p.gates || []).forEach(function (c) {
+      btn(g, c.id + (placing === c.id ? " \u2190" : ""), "place-" + c.id, function () { placing = c.id; controls(); });
+    });
+    for (var z in v.zones || {}) {
+      var zi = v.zones[z];
+      if (zi.gate && zi.owner === me) {
+        var f = box("Values of " + zi.gate + " (zone " + z + ")");
+        f.setAttribute("data-gate", zi.gate);
+        ATTRS.forEach(function (at) {
+          var l = document.createElement("label"), n = document.createElement("input");
+          n.type = "number"; n.step = 10; n.name = at;
+          l.textContent = at + " ";
+          l.appendChild(n);
+          f.appendChild(l);
+        });
+        (function (gid, f) {
+          btn(f, "Set values", "reveal-" + gid, function () {
+            var bonus = {};
+            f.querySelectorAll("input").forEach(function (n) { if (n.value !== "") bonus[n.name] = parseInt(n.value, 10); });
+            input({ev: "reveal", gate: gid, bonus: bonus});
+          });
+        })(zi.gate, f);
+      }
+    }
+    var ab = box("Abilities");
+    (p.abilities || []).forEach(function (c) {
+      btn(ab, c.id, "ability-" + c.id, function () { input({ev: "ability", card: c.id}); });
+    });
+    var o = box("Game");
+    btn(o, "Battle over", "resolve", function () { input({ev: "resolve"}); });
+    if (v.choice && v.choice.player === me) btn(o, "Take the gate", "take", function () { input({ev: "choose", action: "take"}); });
+    btn(o, "Missed", "miss", function () {
+      var on = {}, b = null;
+      for (var z in v.zones || {}) (v.zones[z].bakugan || []).forEach(function (x) { on[x] = 1; });
+      (p.bakugan || []).forEach(function (x) { if (b === null && !on[x.id]) b = x.id; });
+      if (b !== null) input({ev: "miss", bakugan: b});
+    });
+    btn(o, "Undo last", "undo", function () { input({ev: "undo"}); });
+  }
+
+  function zone(z) {
+    if (me === null) return;
+    var v = st.view || {};
+    if (placing) { input({ev: "gate", gate: placing, zone: z}); placing = null; return; }
+    if (v.choice && v.choice.player === me) input({ev: "choose", action: "move", zone: z});
+  }
+
+  function poll() {
+    return fetch("api/state" + (seq === null ? "" : "?since=" + seq) + (code ? (seq === null ? "?" : "&") + "code=" + code : ""))
+      .then(function (r) { return r.json(); }).then(function (s) {
+        if (s.board && !m) m = BakuMat.mat($("mat"), s.board, zone);
+        if (s.header && !hd) { hd = s.header; if (me === null) sides(); }
+        s.header = hd;
+        (s.events || []).forEach(function (e) {
+          var li = document.createElement("li");
+          li.textContent = BakuMat.say(e[1], hd);
+          li.className = e[1].ev === "reject" ? "out rej" : "out";
+          $("events").insertBefore(li, $("events").firstChild);
+        });
+        while ($("events").children.length > 60) $("events").removeChild($("events").lastChild);
+        var changed = st === null || s.seq !== seq;
+        seq = s.seq;
+        st = s;
+        if (m) m.update(s);
+        BakuMat.panel($("panel"), s);
+        if (changed && me !== null) controls();
+        $("live").textContent = "live";
+      }).catch(function () { $("live").textContent = "disconnected"; });
+  }
+  function loop() { poll().then(function () { setTimeout(loop, 700); }); }
+  loop();
+})();

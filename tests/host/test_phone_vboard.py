@@ -1,0 +1,168 @@
+"""The phone page served by the board, end to end: the real firmware in the
+micropython binary (virtual board, lockstep, simulated sensor frames), its
+phone page on a loopback port, and real headless Chromium as a phone. A
+simulated official game (Bakugan taught with `register`, gates placed,
+throws) runs up to a battle; the phone claims Runo's side, enters the values
+printed on Runo's gate and plays an ability, then ends the battle. The
+battle the board sends over the serial link, the stored game log replayed
+on the host, and what the page shows all agree with the entered values."""
+import json
+import os
+import threading
+import time
+
+import pytest
+
+from browserkit import Browser
+from host_tools import boards, fwpath, sim
+from host_tools.commands.game import sample_header
+from host_tools.vboard import VBoard
+
+fwpath.ensure()
+from store import eventlog  # noqa: E402
+
+BOARD = "esp32_devkitc"
+
+# Teach both Bakugan on a spare card (zone 0), then place the gates and
+# throw: Tigrerra lands on Drago on Runo's gate -> a battle.
+GAME = """card on zone 0 at 0.1s
+register drago on zone 0 at 0.3s
+place drago on zone 0 at 0.5s
+remove drago at 1.5s
+register tigrerra on zone 0 at 2s
+place tigrerra on zone 0 at 2.2s
+remove tigrerra at 3.2s
+card off zone 0 at 3.4s
+gate 0 dan-gold on zone 6 at 4s
+gate 1 runo-gold on zone 5 at 4.5s
+throw drago -> zone 5 at 5.5s
+throw tigrerra -> zone 5 at 7.5s
+"""
+# Runo's gate as printed on the card (the header said haos 100, pyrus -30):
+REVEAL = {"haos": 20, "pyrus": 200}
+ABILITY = "shade-ability"     # Runo's: g +50
+
+
+def game_header():
+    h = sample_header("official")
+    return {"bakumat": "events", "version": 1, "mode": "official", "first": 0, "target": 1,
+            "players": h["players"]}
+
+
+def expected(header):
+    """The battle by the rules, from the header's G and the entered values."""
+    g = {b["id"]: (b["g"], b["attr"]) for p in header["players"] for b in p["bakugan"]}
+    eff = {a["id"]: a["effect"] for a in header["players"][1]["abilities"]}[ABILITY]
+    drago = g["drago"][0] + REVEAL.get(g["drago"][1], 0)
+    tig = g["tigrerra"][0] + REVEAL.get(g["tigrerra"][1], 0) + eff.get("g", 0)
+    return {"drago": drago, "tigrerra": tig}
+
+
+class Ticker:
+    """Lets board time run (lockstep) in the background at about real time,
+    so the board's loop serves the page while the browser acts."""
+
+    def __init__(self, vb, link):
+        self.vb = vb
+        self.link = link
+        self.stop = False
+        self.error = None
+        self.th = threading.Thread(target=self._run, daemon=True)
+        self.th.start()
+
+    def _run(self):
+        try:
+            while not self.stop:
+                t0 = time.monotonic()
+                self.vb.run_for(20, self.link)
+                time.sleep(max(0.0, 0.02 - (time.monotonic() - t0)))
+        except Exception as e:  # reported by join()
+            self.error = e
+
+    def join(self):
+        self.stop = True
+        self.th.join(30)
+        if self.error is not None:
+            raise self.error
+
+
+@pytest.fixture(scope="module")
+def browser():
+    b = Browser()
+    yield b
+    b.close()
+
+
+def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser, tmp_path):
+    board = boards.load(BOARD)
+    header = game_header()
+    sc = sim.scenario.parse(GAME)
+    res = sim.run(board, sc, seed=1, header=header)
+    vb = VBoard(board, lockstep=True, web=0, workdir=str(tmp_path))
+    vb.start()
+    page = None
+    ticker = None
+    try:
+        link = vb.link()
+        replies = vb.play(res.frames, res.controls, link, header=header)
+        assert [r.get("ok") for _, r in replies] == [True] * len(replies), replies
+        _, st = vb.request(link, "state")
+        assert st["view"]["battle"] == {"zone": 5, "attacker": "tigrerra", "defender": "drago", "abilities": []}, st
+        link.take("game")
+        ticker = Ticker(vb, link)
+        page = browser.page()
+        page.goto(vb.web_url)
+        # the mat as it stands: both Bakugan on zone 5
+        page.wait_for_selector("#claim1")
+        page.wait_for_function("document.querySelector('#status') && "
+                               "document.querySelector('#status').textContent.indexOf('Battle on zone 5') === 0")
+        page.click("#claim1")
+        page.wait_for_selector("#reveal-runo-gold")
+        assert "Runo" in page.inner_text("#me")
+        # the values printed on Runo's gate
+        for attr, v in REVEAL.items():
+            page.fill('fieldset[data-gate="runo-gold"] input[name="%s"]' % attr, str(v))
+        page.click("#reveal-runo-gold")
+        page.wait_for_function("document.getElementById('events').textContent.indexOf('reveal') >= 0")
+        page.click("#ability-" + ABILITY)
+        page.wait_for_function("document.getElementById('events').textContent.indexOf('plays %s') >= 0" % ABILITY)
+        page.click("#resolve")
+        page.wait_for_selector("#battle")
+        want = expected(header)
+        winner = max(want, key=lambda b: want[b])
+        assert winner == "drago"   # with the header's values Tigrerra would win: the entered ones decide
+        shown = {}
+        for b in want:
+            shown[b] = page.inner_text('#battle tr[data-bakugan="%s"] td.pw' % b)
+        assert page.errors == [] and page.offline_requests == []
+        ticker.join()
+        ticker = None
+        # what the host received over the serial link
+        events = [b for _, typ, b in link.take("game")]
+        kinds = [e["ev"] for e in events]
+        assert kinds[:4] == ["reveal", "ability", "battle", "capture"], kinds
+        assert events[0] == {"ev": "reveal", "t": events[0]["t"], "player": 1, "gate": "runo-gold", "bonus": REVEAL}
+        battle = events[2]
+        assert battle["power"] == want and battle["winner"] == winner, battle
+        # and what the phone shows
+        for b in want:
+            assert shown[b].startswith("= %d" % want[b]), shown
+        assert ("\u2714" in shown[winner]) and ("\u2714" not in shown[[b for b in want if b != winner][0]])
+        # the phone's inputs are in the stored game log (marked by: phone),
+        # and a replay of that log on the host gives the same battle
+        with open(os.path.join(str(tmp_path), "game.ndj")) as f:
+            lines = f.readlines()
+        stored = [json.loads(x) for x in lines[1:]]
+        assert [(e["ev"], e.get("by")) for e in stored if e.get("by") == "phone"] == [
+            ("reveal", "phone"), ("ability", "phone"), ("resolve", "phone")]
+        again = []
+        eventlog.replay(lines, lambda o: again.append(o))
+        b2 = [dict(o[2]) for o in again if o[0] == "battle"]
+        assert len(b2) == 1 and b2[0]["power"] == want and b2[0]["winner"] == winner
+    finally:
+        if ticker is not None:
+            ticker.stop = True
+            ticker.th.join(30)
+        if page is not None:
+            page.close()
+        vb.stop()

@@ -73,6 +73,12 @@ class Table:
         return ok
 
     def expects(self):
+        """Who may land now (the sensing's identification context): during
+        a take-or-move choice, only the choosing player's Bakugan, which may
+        move to another gate; otherwise the referee's answer."""
+        ch = self.j.game.choice
+        if ch is not None:
+            return (ch[0], [ch[2]])
         return self.j.expects()
 
     def finish(self, t=None):

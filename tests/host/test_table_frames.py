@@ -1,0 +1,134 @@
+"""Inferences from simulated sensor frames (docs/table-play.md): a gate
+inferred from a landing, a move after a take-or-move choice, a battle
+resolved after both Bakugan are lifted and the grace passes. First the
+firmware's Match + Table under CPython, then the same frames through the
+app on the virtual board: the board sends the same events, and its stored
+game log (inferences marked "by": "infer") replays to the same game."""
+import json
+import os
+
+import pytest
+
+from host_tools import boards, fwpath, sim
+from host_tools.commands.game import sample_header
+from host_tools.vboard import VBoard
+
+fwpath.ensure()
+from match import Match  # noqa: E402
+from referee.events import encode_json  # noqa: E402
+from referee.journal import Journal  # noqa: E402
+from store import eventlog  # noqa: E402
+from table import controller  # noqa: E402
+from table.controller import Table  # noqa: E402
+
+BOARD = "esp32_devkitc"
+
+# No gate control for zone 4: the card is simply put there and Drago opens
+# on it. Serpenoid joins Drago (a take-or-move choice), is picked up and
+# opened on zone 6: a move. Falconeer attacks it there; both are lifted and
+# nobody presses anything.
+GAME = """gate 0 dan-gold on zone 6 at 0.5s
+gate 1 runo-gold on zone 5 at 1s
+card on zone 4 at 1.5s
+throw drago -> zone 4 at 2s
+throw tigrerra -> zone 5 at 4s
+throw serpenoid -> zone 4 at 6s
+remove serpenoid at 8s
+place serpenoid on zone 6 at 9s
+throw falconeer -> zone 6 at 11s
+remove zone 6 at 13s
+idle 8s
+"""
+
+
+def game_header():
+    h = sample_header("official")
+    return {"bakumat": "events", "version": 1, "mode": "official", "first": 0, "target": 3,
+            "players": h["players"]}
+
+
+@pytest.fixture(scope="module")
+def played():
+    board = boards.load(BOARD)
+    header = game_header()
+    res = sim.run(board, sim.scenario.parse(GAME), seed=1, header=header)
+    out, logged, leaves = [], [], []
+    table = Table(Journal(header, lambda o: out.append(json.loads(encode_json(o)))), logged.append)
+
+    def sensed(ev):
+        if ev["ev"] == "leave":
+            leaves.append(ev)
+        table.sensed(ev)
+    m = Match(board, table, sensed)
+    ci = 0
+    for t, fr in res.frames:
+        while ci < len(res.controls) and res.controls[ci]["t"] <= t:
+            m.control(dict(res.controls[ci]))
+            ci += 1
+        m.frame(fr, t)
+        table.tick(t)
+    return board, header, res, out, logged, leaves
+
+
+def test_gate_inferred_from_a_landing(played):
+    _b, _h, _r, out, logged, _l = played
+    i = logged.index({"t": logged[2]["t"], "ev": "gate", "player": 0, "gate": "dan-silver", "zone": 4, "by": "infer"})
+    assert logged[i + 1] == {"t": logged[i]["t"], "ev": "land", "zone": 4, "bakugan": "drago"}
+    assert {"ev": "placed", "t": logged[i]["t"], "player": 0, "gate": "dan-silver", "zone": 4} in out
+
+
+def test_move_inferred_after_a_choice(played):
+    _b, _h, _r, out, logged, _l = played
+    choice = [e for e in out if e["ev"] == "choice"]
+    assert [(e["player"], e["zone"], e["bakugan"]) for e in choice] == [(0, 4, "serpenoid")]
+    moves = [e for e in logged if e["ev"] == "choose"]
+    assert moves == [{"t": moves[0]["t"], "ev": "choose", "player": 0, "action": "move", "zone": 6, "by": "infer"}]
+    assert {"ev": "stand", "t": moves[0]["t"], "player": 0, "bakugan": "serpenoid", "zone": 6} in out or \
+        any(e["ev"] == "stand" and e["bakugan"] == "serpenoid" and e["zone"] == 6 for e in out)
+
+
+def test_battle_resolved_after_both_lifted_and_the_grace(played):
+    _b, _h, _r, out, logged, leaves = played
+    clash = [e for e in out if e["ev"] == "clash"]
+    assert [(e["zone"], e["attacker"], e["defender"]) for e in clash] == [(6, "falconeer", "serpenoid")]
+    lifted = [e for e in leaves if e["zone"] == 6 and e["t"] > clash[0]["t"]]
+    assert sorted(e["bakugan"] for e in lifted) == ["falconeer", "serpenoid"]
+    resolves = [e for e in logged if e["ev"] == "resolve"]
+    assert [e.get("by") for e in resolves] == ["infer"]
+    second = max(e["t"] for e in lifted)
+    # not before the grace, and at the first frame after it
+    assert second + controller.BATTLE_GRACE_MS <= resolves[0]["t"] <= second + controller.BATTLE_GRACE_MS + 40
+    battle = [e for e in out if e["ev"] == "battle"]
+    assert len(battle) == 1 and battle[0]["t"] == resolves[0]["t"]
+
+
+def test_the_log_with_inferences_replays_to_the_same_game(played):
+    _b, header, _r, out, logged, _l = played
+    lines = [json.dumps(header) + "\n"] + [json.dumps(e) + "\n" for e in logged]
+    again = []
+    eventlog.replay(lines, lambda o: again.append(json.loads(encode_json(o))))
+    assert again[:len(out)] == out
+
+
+def test_the_board_infers_the_same_and_stores_it(played, tmp_path):
+    board, header, res, out, logged, _l = played
+    vb = VBoard(board, lockstep=True, workdir=str(tmp_path))
+    vb.start()
+    try:
+        link = vb.link()
+        replies = vb.play(res.frames, res.controls, link, header=header)
+        assert all(r.get("ok") for _, r in replies), replies
+        sent = [b for _, typ, b in link.take("game")]
+    finally:
+        vb.stop()
+    # board time starts elsewhere: compare without t
+    strip = lambda evs: [dict((k, v) for k, v in e.items() if k != "t") for e in evs]  # noqa: E731
+    assert strip(sent) == strip(out)
+    with open(os.path.join(str(tmp_path), "game.ndj")) as f:
+        lines = f.readlines()
+    stored = [json.loads(x) for x in lines[1:]]
+    assert strip(stored) == strip(logged)
+    assert [e["ev"] for e in stored if e.get("by") == "infer"] == ["gate", "choose", "resolve"]
+    again = []
+    eventlog.replay(lines, lambda o: again.append(json.loads(encode_json(o))))
+    assert strip(again[:len(sent)]) == strip(sent)

@@ -361,6 +361,9 @@ def _heap_budget():
     import app  # noqa: F401  (and everything it imports)
     import referee
     referee.load("official")
+    if os.getenv("BAKUMAT_WEB"):
+        import link.httpd  # noqa: F401  (the phone page's code: frozen too)
+        import link.webapp  # noqa: F401
     n = int(spec.rstrip("Kk")) * 1024 if spec[-1] in "Kk" else int(spec)
     gc.collect()
     free = gc.mem_free()

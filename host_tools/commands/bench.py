@@ -8,6 +8,7 @@ BENCHES = {
     "referee": "host_tools.bench_referee",
     "sensing": "host_tools.bench_sensing",
     "runtime": "host_tools.bench_runtime",
+    "phone": "host_tools.bench_phone",
 }
 
 

@@ -71,7 +71,7 @@ _STUCK = const(2)
 _SAT = const(3)
 FAULT_KINDS = (None, "dead", "stuck", "saturated")
 
-DEFAULTS = {
+DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "dwell_ms": 40,          # a new state must hold still this long
     "dead_sigma": 2,         # per-channel dead band of E, noise rms
     "on_sigma": 4,           # E threshold (sum above the dead bands), noise rms
@@ -624,7 +624,6 @@ class Pipeline:
         # is still settling.
         best = None
         bk = 0.0
-        br = 0.0
         bkey = 0.0
         lim = p["leave_match"] * dsum + self.tol_t[zi] / na
         for o in occ:
@@ -648,7 +647,7 @@ class Pipeline:
             # whose whole field went) explains a change before any growth.
             key = abs(k + 1.0) if k < 0.0 else 10.0 + r
             if best is None or key < bkey:
-                best, bk, br, bkey = o, k, r, key
+                best, bk, bkey = o, k, key
         shaped = best is not None
         gone = False
         if shaped and bk <= p["leave_match"] - 1.0:

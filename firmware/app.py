@@ -267,6 +267,8 @@ class App:
         except (StoreError, referee.SetupError, ValueError, KeyError, TypeError) as e:
             self.log("stored game not resumed: %s" % e)
             self._drop_game()
+        if self.listener is not None and self.httpd is None:
+            self._web_start()     # the page answers "no game" until a cfg
         self.link.send("hello", {"fw": FW_VERSION, "proto": PROTO, "board": self.bd.get("name"),
                                  "cause": self.b.reset_cause, "resumed": resumed})
         self.fb.event(("boot", 0, ()))
@@ -362,14 +364,16 @@ class App:
     def _web_start(self):
         """The phone page (docs/formats/web-api-v1.md) for this game: the
         server is made once, the web app per game."""
-        from link.webapp import WebApp
-        self.web = WebApp(self.bd, self.table, self._gnow, self._leds)
+        if self.table is not None:
+            from link.webapp import WebApp
+            self.web = WebApp(self.bd, self.table, self._gnow, self._leds)
+        app = self.web if self.web is not None else _NoGame
         if self.httpd is None:
             from link.httpd import HttpServer
-            self.httpd = HttpServer(self.listener, self.web, self.clock,
+            self.httpd = HttpServer(self.listener, app, self.clock,
                                     getattr(self.b, "web_dir", None) or WEB_DIR, WEB_FILES, "phone.html")
         else:
-            self.httpd.app = self.web
+            self.httpd.app = app
 
     def _gnow(self):
         return self.gtime(self.clock.ticks_ms())

@@ -110,7 +110,10 @@
 
   function poll() {
     return fetch("api/state" + (seq === null ? "" : "?since=" + seq) + (code ? (seq === null ? "?" : "&") + "code=" + code : ""))
-      .then(function (r) { return r.json(); }).then(function (s) {
+      .then(function (r) {
+        if (r.status === 503) throw new Error("no game yet");
+        return r.json();
+      }).then(function (s) {
         if (s.board && !m) m = BakuMat.mat($("mat"), s.board, zone);
         if (s.header && !hd) { hd = s.header; if (me === null) sides(); }
         s.header = hd;
@@ -128,7 +131,7 @@
         BakuMat.panel($("panel"), s);
         if (changed && me !== null) controls();
         $("live").textContent = "live";
-      }).catch(function () { $("live").textContent = "disconnected"; });
+      }).catch(function (e) { $("live").textContent = e.message === "no game yet" ? "waiting for the game set-up" : "disconnected"; });
   }
   function loop() { poll().then(function () { setTimeout(loop, 700); }); }
   loop();

@@ -437,6 +437,10 @@ class App:
         t = ev.get("t", 0)
         if t > self.last_t:
             self.last_t = t
+        if not self.replaying and ev.get("ev") != "land":
+            # echo accepted controls, wherever they came from (link, buttons,
+            # phone, inference), so a recording host logs them all
+            self.link.send("input", ev)
         try:
             self.store.game_append(ev)
         except OSError as e:
@@ -644,8 +648,15 @@ class App:
                 return link.reply(seq, "err", {"code": "memory", "msg": "not enough memory for this game"})
             link.reply(seq, "ack", {"ok": True})
         elif typ == "ctl":
-            if type(body) is not dict or body.get("ev") not in CONTROLS:
-                return link.reply(seq, "err", {"code": "bad", "msg": "ctl: ev must be one of %s" % ", ".join(CONTROLS)})
+            ev = body.get("ev") if type(body) is dict else None
+            # the common controls, plus whatever control events the mode in
+            # play accepts (reveal, trap, pick, item...); never a landing
+            known = ev in CONTROLS or (self.game is not None and ev != "land" and ev in self.game.INPUTS)
+            if not known:
+                allowed = list(CONTROLS)
+                if self.game is not None:
+                    allowed += [k for k in self.game.INPUTS if k != "land" and k not in CONTROLS]
+                return link.reply(seq, "err", {"code": "bad", "msg": "ctl: ev must be one of %s" % ", ".join(allowed)})
             if self.game is None:
                 return link.reply(seq, "err", {"code": "nogame", "msg": "no game: send cfg first"})
             ok = self._control(body)
@@ -698,7 +709,9 @@ class App:
         if not ok and self._last_reject is None:
             self._last_reject = "rejected by the referee" if ev["ev"] != "register" else "bad register event"
         if ok and ev["ev"] == "register":
-            pass  # signatures are saved when the lesson lands
+            # not a referee input (nothing saved in the game), but a recording
+            # needs it: the raw log replays lessons too
+            self.link.send("input", ev)
         return ok
 
     def _calibrate(self, seq):

@@ -120,14 +120,12 @@ def run(args):
                         first_t[0] = body["t"]
                     latest_t[0] = body["t"]
                 elif typ in REPLIES:
+                    # the board echoes every control it accepted as an `input`
+                    # frame (with its own time), wherever it came from: that
+                    # echo, not what was sent, goes into the log
                     c = sent.pop(seq, None)
-                    if c is not None:
-                        # applied on the board after the frames that came before its reply
-                        ev = dict(c)
-                        ev["t"] = latest_t[0]
-                        w.control(ev)
-                        if typ == "err" or not body.get("ok", True):
-                            rejected.append((c, body.get("why") or body.get("msg")))
+                    if c is not None and (typ == "err" or not body.get("ok", True)):
+                        rejected.append((c, body.get("why") or body.get("msg")))
                     continue
                 if _handle(w, events, typ, body) == "over":
                     over = True

@@ -194,6 +194,25 @@ class Feedback:
         self._waiting = 1 if (phase == "setup" or phase == "refill" or ch or view.get("battle")) else 0
         self._dirty = True
 
+    def asking(self, ask):
+        """What the table waits for (table.controller.Table.asking():
+        (player, zone or -1, what)), called after sync(): the status LEDs
+        take the awaited player's colour and breathe, and the zone asked
+        about breathes in that colour (a take-or-move choice, rule 7's
+        offered gate, a battle awaiting OK)."""
+        p, z, what = ask
+        if self._winner >= 0 or p is None:
+            return
+        self._turn = p
+        if what != "throw":
+            self._waiting = 1
+        zi = self._zindex.get(z) if z is not None and z >= 0 else None
+        if zi is not None and (what == "choice" or what == "take"):
+            self._mode[zi] = _BREATHE
+            self._c1[zi] = self._pcol(p)
+            self._lvl[zi] = P.WAIT_LEVEL
+        self._dirty = True
+
     def event(self, out, zone=None, now=None):
         """A referee or match out-event (kind, t, pairs): start its cue now.
         zone: where the input that caused it happened (for rejects)."""

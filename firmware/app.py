@@ -35,7 +35,7 @@ from referee.events import encode_json
 from referee.journal import Journal
 from match import Match
 from table.buttons import Buttons, SHORT
-from table.controller import Table, OK, BACK
+from table.controller import Table, OK, BACK, ROLL_MAX_MS
 from show.feedback import Feedback
 from link.server import Link
 from store.state import State, StoreError
@@ -48,6 +48,8 @@ except ImportError:
 
 from version import FW as FW_VERSION
 
+# the sensing reports balls rolling across (the table's miss inference)
+ROLL_PARAMS = {"roll_max_ms": ROLL_MAX_MS}
 PROTO = const(1)
 MSGS_PER_TICK = const(2)
 MAX_FAILS = const(10)
@@ -332,7 +334,7 @@ class App:
         if th is not None:
             gc.threshold(4096)
         try:
-            match = Match(_expand(self.bd), table, self._sensed)
+            match = Match(_expand(self.bd), table, self._sensed, params=ROLL_PARAMS)
         finally:
             if th is not None:
                 gc.threshold(th)

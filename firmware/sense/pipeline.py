@@ -63,6 +63,7 @@ _BS = const(12)        # baseline fixed point: counts << _BS
 _BHALF = const(2048)   # 1 << (_BS - 1)
 _SB = const(8)         # settled-state fixed point
 _TOLSH = const(5)      # stability tolerance: + E >> _TOLSH
+_ROLL_X = const(4)     # a roll's peak E is this many zone thresholds: noise never is
 _NMAX = const(255)     # frames averaged at most
 
 # Fault codes in `bad` (0 = healthy).
@@ -72,6 +73,10 @@ _SAT = const(3)
 FAULT_KINDS = (None, "dead", "stuck", "saturated")
 
 DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
+    # `roll {t, zone}` when an empty zone was stirred for at most this long
+    # and went quiet again without anything settling (a ball rolling across,
+    # a bounce): the table's miss inference. 0 = not reported.
+    "roll_max_ms": 0,
     "dwell_ms": 40,          # a new state must hold still this long
     "dead_sigma": 2,         # per-channel dead band of E, noise rms
     "on_sigma": 4,           # E threshold (sum above the dead bands), noise rms
@@ -186,6 +191,7 @@ class Pipeline:
         rate = float(board["rate_hz"])
         self.period_ms = int(1000.0 / rate + 0.5)
         self.dwell = int(p["dwell_ms"])
+        self.roll_max = int(p["roll_max_ms"])
         self.bk = _log2(int(p["baseline_tau_ms"] * rate / 1000.0) or 1)
         self.sk = _log2(int(p["settled_tau_ms"] * rate / 1000.0) or 1)
         self.rail_lo = int(p["rail_margin"])
@@ -230,6 +236,9 @@ class Pipeline:
         self.coh_t = array("i", [0] * nz)
         self.wact = bytearray(nz)
         self.wt0 = array("i", [0] * nz)
+        self.burst = bytearray(nz)         # stirred since it was last quiet or settled
+        self.bt0 = array("i", [0] * nz)    # ... since then
+        self.bpk = array("i", [0] * nz)    # ... and its strongest E (a roll is clear of the noise)
         self.flt = array("i", [-1] * nz)   # when the window's level was first found still...
         self.flw = array("i", [-1] * nz)   # ... in the window that started then
         self.hold = array("i", [0] * nz)
@@ -351,6 +360,10 @@ class Pipeline:
         nocc = self.nocc
         zdead = self.zdead
         dwell = self.dwell
+        burst = self.burst
+        bt0 = self.bt0
+        bpk = self.bpk
+        rollmax = self.roll_max
         bk = self.bk
         if self.frames < 64:
             bk = 3      # warm-up: settle the baselines quickly on the first frames
@@ -388,6 +401,8 @@ class Pipeline:
             if e_sig < 0:
                 e_sig = -e_sig
             if e_sum >= on_t[zi] or e_sig >= con_t[zi]:
+                if e_sum > bpk[zi]:
+                    bpk[zi] = e_sum
                 if wact[zi] and s_sum <= na * (tol_t[zi] + (e_sum >> _TOLSH)) and \
                         s_sig <= na * coh_t[zi] and -s_sig <= na * coh_t[zi]:
                     for j in range(m):
@@ -401,9 +416,14 @@ class Pipeline:
                         nacc[zi] = na + 1
                     if t - wt0[zi] >= dwell and t >= hold[zi]:
                         wact[zi] = 0
+                        burst[zi] = 0
                         self._settled(zi, t)
                 else:
                     # a new window (or a restart: the field moved)
+                    if not burst[zi]:
+                        burst[zi] = 1
+                        bt0[zi] = t
+                        bpk[zi] = e_sum
                     if rfn[zi]:
                         self._refined(zi)
                     wact[zi] = 1
@@ -419,6 +439,10 @@ class Pipeline:
             else:
                 if wact[zi]:
                     wact[zi] = 0
+                if burst[zi]:
+                    burst[zi] = 0
+                    if rollmax and not nocc[zi] and t - bt0[zi] <= rollmax and bpk[zi] >= _ROLL_X * on_t[zi]:
+                        self._emit("roll", t, "zone", self.zone_ids[zi])
                 if nocc[zi]:
                     for j in range(m):
                         c = chs[j]

@@ -43,6 +43,9 @@ from table.buttons import LONG, SHORT
 
 BATTLE_GRACE_MS = const(6000)
 MISS_WAIT_MS = const(2500)
+# a zone stirred at most this long, with nothing settling, is a ball rolling
+# across (the sensing's `roll`); a hand hovering longer is not
+ROLL_MAX_MS = const(1500)
 
 OK = const(0)
 BACK = const(1)
@@ -112,6 +115,17 @@ class Table:
                         self._send({"t": t, "ev": "gate", "player": p, "gate": hand[0], "zone": z, "by": "infer"})
         elif kind == "ability":
             self.touched = True
+        elif kind == "miss":
+            # a miss said by a player or a host: the roll it follows needs no
+            # inference, and an inferred miss of the same thrower was this one
+            self.roll_at = -1
+            pm = self.pending_miss
+            g = self.j.game
+            if pm is not None and g.bak_owner.get(pm["bakugan"]) == g.bak_owner.get(ev.get("bakugan")):
+                self.pending_miss = None
+                if pm["bakugan"] == ev.get("bakugan"):
+                    return True  # confirmed: already applied
+                self.j.undo(t)  # the thrower names another Bakugan: that one missed
         return self._send(ev)
 
     def sensed(self, ev):

@@ -127,6 +127,21 @@ class Inference(unittest.TestCase):
         self.assertEqual(self.out[-1][0], "undo")
         self.assertEqual(self.table.j.game.turn, 0)
 
+    def test_a_said_miss_confirms_the_inferred_one(self):
+        t = self.table
+        t.sensed({"t": 100, "ev": "roll", "zone": 5})
+        t.tick(100 + controller.MISS_WAIT_MS)
+        n = len(self.out)
+        self.assertTrue(t.feed({"t": 3000, "ev": "miss", "bakugan": "drago"}))  # the host says it too
+        self.assertEqual(self.out[n:], [])  # nothing twice
+        self.assertEqual(t.j.game.turn, 1)
+        # a said miss before the inference fires cancels it
+        t.sensed({"t": 4000, "ev": "roll", "zone": 5})
+        self.assertTrue(t.feed({"t": 4100, "ev": "miss", "bakugan": "tigrerra"}))
+        t.tick(4000 + 2 * controller.MISS_WAIT_MS)
+        self.assertEqual(self.kinds().count("miss"), 2)
+        self.assertEqual(t.j.game.turn, 0)
+
     def test_roll_followed_by_landing_is_no_miss(self):
         t = self.table
         t.sensed({"t": 100, "ev": "roll", "zone": 5})

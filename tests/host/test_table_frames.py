@@ -132,3 +132,58 @@ def test_the_board_infers_the_same_and_stores_it(played, tmp_path):
     again = []
     eventlog.replay(lines, lambda o: again.append(json.loads(encode_json(o))))
     assert strip(again[:len(sent)]) == strip(sent)
+
+
+ROLL = """gate 0 dan-gold on zone 6 at 0.5s
+gate 1 runo-gold on zone 5 at 1s
+roll drago across zones 9,10 and off at 2s
+idle 6s
+"""
+
+
+def test_roll_without_landing_is_an_inferred_miss():
+    board = boards.load(BOARD)
+    header = game_header()
+    res = sim.run(board, sim.scenario.parse(ROLL), seed=2, header=header)
+    out, logged, rolls = [], [], []
+    table = Table(Journal(header, lambda o: out.append(json.loads(encode_json(o)))), logged.append)
+
+    def sensed(ev):
+        if ev["ev"] == "roll":
+            rolls.append(ev)
+        table.sensed(ev)
+    m = Match(board, table, sensed, params={"roll_max_ms": controller.ROLL_MAX_MS})
+    ci = 0
+    for t, fr in res.frames:
+        while ci < len(res.controls) and res.controls[ci]["t"] <= t:
+            m.control(dict(res.controls[ci]))
+            ci += 1
+        m.frame(fr, t)
+        table.tick(t)
+    assert rolls, "the sensing saw no ball rolling across"
+    crossed = {e["zone"] for e in res.truth if e["ev"] == "roll" and e["zone"] is not None}
+    assert {r["zone"] for r in rolls} <= crossed
+    assert not [e for e in out if e["ev"] == "stand"]
+    misses = [e for e in logged if e["ev"] == "miss"]
+    assert len(misses) == 1 and misses[0]["by"] == "infer" and misses[0]["bakugan"] == "drago"
+    last_roll = max(r["t"] for r in rolls)
+    assert last_roll + controller.MISS_WAIT_MS <= misses[0]["t"] <= last_roll + controller.MISS_WAIT_MS + 40
+    assert table.j.game.turn == 1
+    # the thrower's BACK undoes the inferred miss: it is Dan's turn again
+    assert table.button(1, 1, misses[0]["t"] + 500)
+    assert table.j.game.turn == 0
+
+
+def test_an_idle_mat_reports_no_roll():
+    """Noise and drift never look like a ball rolling across (30 idle minutes)."""
+    board = boards.load(BOARD)
+    from sense.pipeline import Pipeline
+    rolls = []
+    p = Pipeline(board, lambda ev: rolls.append(ev) if ev["ev"] == "roll" else None, None,
+                 {"roll_max_ms": controller.ROLL_MAX_MS})
+    n = 0
+    for t, fr in sim.idle_frames(board, 30 * 60, seed=5):
+        p.feed(fr, t)
+        n += 1
+    assert n >= 30 * 60 * board["rate_hz"] - 1
+    assert rolls == []

@@ -61,7 +61,8 @@ _HEX = b"0123456789abcdef"
 
 def encode(seq, typ, value):
     """One frame as bytes carrying `value` as its JSON body."""
-    return encode_json(seq, typ, json.dumps(value))
+    # compact: a Big Game header must fit MAX_LEN
+    return encode_json(seq, typ, json.dumps(value, separators=(",", ":")))
 
 
 def encode_json(seq, typ, body):

@@ -136,20 +136,17 @@ class Engine:
         t = ev.get("t", self.t)
         kind = ev.get("ev")
         mark = len(self._buf)
-        snap = None
+        # Handlers check before they change anything; only settling what is
+        # pending (a battle, a choice) changes state before the event's own
+        # checks, so the snapshot is taken only then.
+        snap = self._save() if (self.battle is not None or self.choice is not None) else None
         try:
             if self.phase == OVER:
                 raise Reject("the game is over")
             if kind not in self.INPUTS:
                 raise Reject("unknown event %r" % (kind,))
-            if self.battle is not None and kind not in self.BATTLE_INPUTS:
-                snap = self._save()
-                self.resolve_battle(t)
-                if self.phase == OVER:
-                    raise Reject("the game is over")
-            elif self.choice is not None and kind != "choose":
-                snap = self._save()
-                self._take(self.choice[0], self.choice[1], "take", t)
+            if snap is not None:
+                self.settle(kind, t)
                 if self.phase == OVER:
                     raise Reject("the game is over")
             getattr(self, "on_" + kind)(ev, t)
@@ -162,6 +159,8 @@ class Engine:
             return False
         except (KeyError, TypeError, ValueError) as e:
             # A malformed event from a live link: never crash the referee.
+            # (Only the key is named: other exception texts differ between
+            # CPython and MicroPython, and transcripts must not.)
             if snap is not None:
                 self._load(snap)
             del self._buf[mark:]
@@ -171,6 +170,15 @@ class Engine:
         self.t = t
         self._flush()
         return True
+
+    def settle(self, kind, t):
+        """Resolve what is pending and not addressed by an event of `kind`
+        (rule 9: a battle resolves before any other input; rule 6: no
+        choice means take). Modes with other pending states override it."""
+        if self.battle is not None and kind not in self.BATTLE_INPUTS:
+            self.resolve_battle(t)
+        elif self.choice is not None and kind != "choose":
+            self._take(self.choice[0], self.choice[1], "take", t)
 
     def finish(self, t=None):
         """End of input: resolve what is pending, then emit `end`."""
@@ -664,7 +672,7 @@ class Engine:
 def _errtext(e):
     if isinstance(e, KeyError):
         return "missing field %s" % (e.args[0] if e.args else "?",)
-    return str(e)
+    return "bad field"
 
 
 def check_players(header, lo, hi):

@@ -245,44 +245,8 @@ class Variant(Engine):
         return k
 
     # ------------------------------------------------------------------ I/O
-    def feed(self, ev):
-        t = ev.get("t", self.t)
-        kind = ev.get("ev")
-        mark = len(self._buf)
-        # Handlers check before they change anything; only settling what is
-        # pending (a battle, a pick) changes state before the event's own
-        # checks, so the snapshot is taken only then.
-        snap = self._save() if (self.battle is not None or self.choice is not None) else None
-        try:
-            if self.phase == OVER:
-                raise Reject("the game is over")
-            if kind not in self.INPUTS:
-                raise Reject("unknown event %r" % (kind,))
-            self.settle(kind, t)
-            if self.phase == OVER:
-                raise Reject("the game is over")
-            getattr(self, "on_" + kind)(ev, t)
-        except Reject as e:
-            if snap is not None:
-                self._load(snap)
-            del self._buf[mark:]
-            self.emit("reject", t, (("input", kind), ("reason", str(e))))
-            self._flush()
-            return False
-        except (KeyError, TypeError, ValueError) as e:
-            if snap is not None:
-                self._load(snap)
-            del self._buf[mark:]
-            if isinstance(e, KeyError):
-                why = "missing field %s" % (e.args[0] if e.args else "?",)
-            else:
-                why = "bad field"
-            self.emit("reject", t, (("input", kind), ("reason", "malformed event: %s" % why)))
-            self._flush()
-            return False
-        self.t = t
-        self._flush()
-        return True
+    # feed() is the engine's; what is pending here (a battle, a pick) is
+    # settled by settle() below.
 
     def settle(self, kind, t):
         """Resolve what is pending and not addressed by an event of `kind`."""

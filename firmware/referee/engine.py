@@ -139,7 +139,7 @@ class Engine:
         # Handlers check before they change anything; only settling what is
         # pending (a battle, a choice) changes state before the event's own
         # checks, so the snapshot is taken only then.
-        snap = self._save() if (self.battle is not None or self.choice is not None) else None
+        snap = self._save() if self.pending(kind) else None
         try:
             if self.phase == OVER:
                 raise Reject("the game is over")
@@ -170,6 +170,12 @@ class Engine:
         self.t = t
         self._flush()
         return True
+
+    def pending(self, kind):
+        """True when an event of `kind` first settles something (so feed
+        snapshots the state in case the event is then rejected)."""
+        return ((self.battle is not None and kind not in self.BATTLE_INPUTS)
+                or (self.choice is not None and kind != "choose"))
 
     def settle(self, kind, t):
         """Resolve what is pending and not addressed by an event of `kind`

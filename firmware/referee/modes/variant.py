@@ -247,6 +247,8 @@ class Variant(Engine):
     # ------------------------------------------------------------------ I/O
     # feed() is the engine's; what is pending here (a battle, a pick) is
     # settled by settle() below.
+    def pending(self, kind):
+        return self.battle is not None or self.choice is not None
 
     def settle(self, kind, t):
         """Resolve what is pending and not addressed by an event of `kind`."""

@@ -64,7 +64,7 @@ class LogError(Exception):
         self.msg = msg
 
 
-def check_header(obj, line, kind="events"):
+def check_header(obj, line, kind="events", deep=True):
     """Validate a log header (format, version, game); return the header."""
     if type(obj) is not dict:
         raise LogError(line, "the header must be a JSON object")
@@ -82,7 +82,8 @@ def check_header(obj, line, kind="events"):
     try:
         cls = referee.load(obj["mode"])
         game_header.check(obj, cls.MIN_PLAYERS, cls.MAX_PLAYERS)
-        referee.new_game(obj)  # the mode's own checks (decks, extras fields)
+        if deep:  # the mode's own checks (decks, extras fields): build the game once
+            referee.new_game(obj)
     except SetupError as e:
         raise LogError(line, str(e))
     return obj
@@ -195,7 +196,7 @@ def check_time(obj, line, prev):
     return t
 
 
-def iter_log(lines, kind="events"):
+def iter_log(lines, kind="events", deep=True):
     """Yield (lineno, obj): the checked header, then each checked event."""
     header = None
     ids = None
@@ -209,7 +210,7 @@ def iter_log(lines, kind="events"):
         last = not raw.endswith("\n")
         obj = parse_json(text, lineno, last)
         if header is None:
-            header = check_header(obj, lineno, kind)
+            header = check_header(obj, lineno, kind, deep)
             ids = _Ids(header)
             yield lineno, header
             continue
@@ -226,9 +227,12 @@ def replay(lines, sink):
     from referee.journal import Journal
     game = None
     t = 0
-    for lineno, obj in iter_log(lines):
+    for lineno, obj in iter_log(lines, deep=False):
         if game is None:
-            game = Journal(obj, sink)
+            try:
+                game = Journal(obj, sink)  # the mode's own header checks run here
+            except SetupError as e:
+                raise LogError(lineno, str(e))
         else:
             t = obj["t"]
             game.feed(obj)

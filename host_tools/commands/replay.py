@@ -45,7 +45,7 @@ def replay_events(lines, path, as_json, out):
     try:
         game = None
         t = 0
-        for lineno, obj in eventlog.iter_log(lines):
+        for lineno, obj in eventlog.iter_log(lines, deep=False):  # Journal() runs the mode's checks
             if game is None:
                 game = Journal(obj, _Sink())
                 game_box.append(game)

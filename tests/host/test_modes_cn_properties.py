@@ -8,18 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import referee
+from propkit import canon, feed_stream
 from host_tools import gamegen_cn
 from referee.engine import OUT, OVER, UNUSED, USED
 
 MODES = [m for m in gamegen_cn.MODES if m in referee.MODES]
-
-
-def canon(x):
-    if isinstance(x, dict):
-        return sorted((repr(k), canon(v)) for k, v in x.items())
-    if isinstance(x, (list, tuple)):
-        return [canon(v) for v in x]
-    return x
 
 
 def check_conservation(g):
@@ -57,26 +50,10 @@ def check_conservation(g):
 
 
 def run_stream(events, hdr):
-    out = []
-    g = referee.new_game(hdr, out.append)
-    t = 0
-    for e in events:
-        t += 100
-        e = dict(e)
-        e["t"] = t
-        before = canon(g._save())
-        n = len(out)
-        ok = g.feed(e)  # must never raise
-        if not ok:
-            assert canon(g._save()) == before
-            assert [o[0] for o in out[n:]] == ["reject"]
+    def check(g):
         check_conservation(g)
-        g.view()
-        g.expects()
         assert canon(g._save()) == canon(g._save())
-    g.finish(t)
-    kinds = [o[0] for o in out]
-    assert kinds.count("end") == 1 and kinds[-1] == "end"
+    g, kinds = feed_stream(hdr, events, check, probe=True)
     assert kinds.count("win") + kinds.count("stalemate") <= 1
     for k in ("win", "stalemate"):
         if k in kinds:

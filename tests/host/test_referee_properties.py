@@ -6,7 +6,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import referee
+from propkit import canon, feed_stream  # noqa: F401
 from host_tools import gamegen
 from referee.engine import OVER, UNUSED, USED
 
@@ -30,14 +30,6 @@ event = st.one_of(
 )
 
 
-def canon(x):
-    if isinstance(x, dict):
-        return sorted((repr(k), canon(v)) for k, v in x.items())
-    if isinstance(x, (list, tuple)):
-        return [canon(v) for v in x]
-    return x
-
-
 def check_conservation(g):
     on_field = [gid for gid in g.gate_ids if g.gloc[gid] >= 0]
     in_hand = [gid for gid in g.gate_ids if g.gloc[gid] == UNUSED]
@@ -55,23 +47,7 @@ def check_conservation(g):
 
 
 def run_stream(events, hdr=HDR):
-    out = []
-    g = referee.new_game(hdr, out.append)
-    t = 0
-    for e in events:
-        t += 100
-        e = dict(e)
-        e["t"] = t
-        before = canon(g._save())
-        n = len(out)
-        ok = g.feed(e)  # must never raise
-        if not ok:
-            assert canon(g._save()) == before
-            assert [o[0] for o in out[n:]] == ["reject"]
-        check_conservation(g)
-    g.finish(t)
-    kinds = [o[0] for o in out]
-    assert kinds.count("end") == 1 and kinds[-1] == "end"
+    g, kinds = feed_stream(hdr, events, check_conservation)
     assert kinds.count("win") <= 1
     if "win" in kinds:
         i = kinds.index("win")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import referee
+from propkit import feed_stream
 from host_tools import gamegen_official
 from referee.engine import OUT, OVER, UNUSED, USED
 
@@ -50,14 +50,6 @@ def events_for(hdr):
     )
 
 
-def canon(x):
-    if isinstance(x, dict):
-        return sorted((repr(k), canon(v)) for k, v in x.items())
-    if isinstance(x, (list, tuple)):
-        return [canon(v) for v in x]
-    return x
-
-
 def check_conservation(g):
     on_field = [gid for gid in g.gate_ids if g.gloc[gid] >= 0]
     in_hand = [gid for gid in g.gate_ids if g.gloc[gid] == UNUSED]
@@ -75,25 +67,7 @@ def check_conservation(g):
 
 
 def run_stream(events, hdr):
-    out = []
-    g = referee.new_game(hdr, out.append)
-    t = 0
-    for e in events:
-        t += 100
-        e = dict(e)
-        e["t"] = t
-        before = canon(g._save())
-        n = len(out)
-        ok = g.feed(e)  # must never raise
-        if not ok:
-            assert canon(g._save()) == before
-            assert [o[0] for o in out[n:]] == ["reject"]
-        check_conservation(g)
-        g.view()
-        g.expects()
-    g.finish(t)
-    kinds = [o[0] for o in out]
-    assert kinds.count("end") == 1 and kinds[-1] == "end"
+    g, kinds = feed_stream(hdr, events, check_conservation, probe=True)
     assert kinds.count("win") <= 1
     if "win" in kinds:
         i = kinds.index("win")

@@ -148,7 +148,8 @@ class Table:
         self.t = t
         g = self.j.game
         if g.battle is None:
-            self.lifted = []
+            if self.lifted:
+                self.lifted = []    # only when needed: a tick allocates nothing
             self.grace_from = -1
             self.touched = False
         elif self.grace_from >= 0 and not self.touched and t - self.grace_from >= BATTLE_GRACE_MS:

@@ -162,10 +162,12 @@ class Pipeline:
         for i in range(nz):
             zidx[zones[i]["id"]] = i
         self._zidx = zidx
-        self.rects = [(float(z["x"]), float(z["y"]), float(z["w"]), float(z["h"])) for z in zones]
+        # geometry in double arrays, not lists of floats: a float in a list
+        # is a heap object of its own (16 B on an ESP32, 32 B on x86-64)
+        self.rects = [array("d", (float(z["x"]), float(z["y"]), float(z["w"]), float(z["h"]))) for z in zones]
         chz = array("h", [0] * n)
-        sx = [0.0] * n
-        sy = [0.0] * n
+        sx = array("d", bytearray(8 * n))
+        sy = array("d", bytearray(8 * n))
         lists = [[] for _ in range(nz)]
         for s in sensors:
             c = s["ch"]
@@ -211,11 +213,11 @@ class Pipeline:
             pw = float(plate.get("w", float(card.get("w", 62.0)) - 6.0))
             ph = float(plate.get("h", float(card.get("h", 88.0)) - 6.0))
             pz = float(board["sensor_plane_to_card_top_mm"]) - float(plate.get("depth_mm", 0.6))
-            gs = [0.0] * n
+            gs = array("d", bytearray(8 * n))
             for c in range(n):
-                x, y, w, h = self.rects[chz[c]]
-                cx = x + w / 2.0
-                cy = y + h / 2.0
+                r = self.rects[chz[c]]
+                cx = r[0] + r[2] / 2.0
+                cy = r[1] + r[3] / 2.0
                 gs[c] = signature.sheet((cx - pw / 2.0, cy - ph / 2.0, cx + pw / 2.0, cy + ph / 2.0), pz, sx[c], sy[c])
             self.gs = gs
         # Per-channel state.

@@ -69,11 +69,11 @@ STAGES = ("scan", "sense", "link", "show", "tx")
 
 
 # what the app reads from the board definition once the hardware is built
-# (the pipeline, the feedback, the phone page): the rest is not kept
-_BD_KEEP = ("name", "title", "outline", "zones", "sensors", "sensor", "rate_hz", "plate", "card", "magnet",
-            "sense", "sensor_plane_to_card_top_mm")
-_WIRING_KEEP = ("led", "buttons", "buzzer", "tx_budget")
+# and the app made: what a new game's pipeline reads (the feedback, the
+# buttons' roles and the phone page's board are taken at construction)
+_BD_KEEP = ("name", "rate_hz", "plate", "card", "magnet", "sense", "sensor_plane_to_card_top_mm")
 _DROP = ("part", "pin", "sides", "module")     # descriptions and pins: hardware is built already
+_ZF = const(5)     # zone fields in the compact zone array: id, x, y, w, h
 
 
 def _slim(d):
@@ -87,28 +87,22 @@ def _slim(d):
 
 
 def _compact(board_def):
-    """A copy of the board definition with only what the app reads after
-    the hardware is built (no wiring tables, no part descriptions), whose
-    sensor list (one dict per channel: the biggest thing in it, tens of KB
-    of heap) is one float array; _expand() rebuilds the list for a new
-    game's pipeline only. board_def itself is not changed."""
+    """A copy of the board definition with only what a new game's pipeline
+    reads: no wiring, no outline, no descriptions; the sensor list (one
+    dict per channel: the biggest thing in it, tens of KB of heap) is one
+    float array, the zone list one double array; _expand() rebuilds what
+    the pipeline reads, for a new game only. board_def itself is not
+    changed."""
     from array import array
     bd = {}
     for k in _BD_KEEP:
         if k in board_def:
             bd[k] = board_def[k]
-    if type(bd.get("sensor")) is dict:
-        bd["sensor"] = _slim(bd["sensor"])
-    w = board_def.get("wiring")
-    if type(w) is dict:
-        wd = {}
-        for k in _WIRING_KEEP:
-            if k in w:
-                wd[k] = _slim(w[k])
-        bd["wiring"] = wd
-    sens = bd.get("sensors")
+    if type(board_def.get("sensor")) is dict:
+        bd["sensor"] = _slim(board_def["sensor"])
+    sens = board_def.get("sensors")
     if type(sens) is list:
-        a = array("f", [0.0] * (4 * len(sens)))
+        a = array("f", bytearray(16 * len(sens)))
         for i in range(len(sens)):
             s = sens[i]
             a[4 * i] = s["ch"]
@@ -116,6 +110,17 @@ def _compact(board_def):
             a[4 * i + 2] = s["x"]
             a[4 * i + 3] = s["y"]
         bd["sensors"] = a
+    zones = board_def.get("zones")
+    if type(zones) is list:
+        a = array("d", bytearray(8 * _ZF * len(zones)))
+        for i in range(len(zones)):
+            z = zones[i]
+            a[_ZF * i] = z["id"]
+            a[_ZF * i + 1] = z["x"]
+            a[_ZF * i + 2] = z["y"]
+            a[_ZF * i + 3] = z["w"]
+            a[_ZF * i + 4] = z["h"]
+        bd["zones"] = a
     return bd
 
 
@@ -151,11 +156,19 @@ class _SensorList:
 
 
 def _expand(bd):
-    a = bd.get("sensors")
-    if type(a) is list:
-        return bd
+    """The compact board definition as the pipeline reads it: the sensors
+    served from their array, the zones as a list of dicts again (garbage
+    once the pipeline is built: it keeps its own arrays)."""
     out = dict(bd)
-    out["sensors"] = _SensorList(a)
+    a = bd.get("sensors")
+    if a is not None and type(a) is not list:
+        out["sensors"] = _SensorList(a)
+    a = bd.get("zones")
+    if a is not None and type(a) is not list:
+        zl = []
+        for i in range(0, len(a), _ZF):
+            zl.append({"id": int(a[i]), "x": a[i + 1], "y": a[i + 2], "w": a[i + 3], "h": a[i + 4]})
+        out["zones"] = zl
     return out
 
 
@@ -249,10 +262,15 @@ class App:
         self.alloc_busy = 0
         self.buttons = board.buttons
         self.btns = Buttons(len(self.buttons), self._gesture) if self.buttons else None
-        self.roles = _roles(self.bd, self.buttons)
+        self.roles = _roles(board_def, self.buttons)
         # the phone page: the hw layer made the listening socket (or not);
-        # the server and the web app are built when a game exists
+        # the server and the web app are built when a game exists, from
+        # the page's board description, encoded once here
         self.listener = getattr(board, "listener", None)
+        self.page_board = None
+        if self.listener is not None:
+            from link.pageboard import board_json
+            self.page_board = json.dumps(board_json(board_def))
         self.web = None
         self.httpd = None
 
@@ -368,7 +386,7 @@ class App:
         server is made once, the web app per game."""
         if self.table is not None:
             from link.webapp import WebApp
-            self.web = WebApp(self.bd, self.table, self._gnow, self._leds)
+            self.web = WebApp(self.page_board, self.table, self._gnow, self._leds)
         app = self.web if self.web is not None else _NoGame
         if self.httpd is None:
             from link.httpd import HttpServer

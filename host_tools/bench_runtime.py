@@ -111,12 +111,12 @@ def m(label):
     x = gc.mem_alloc()
     print("PART", label, x - base[0])
     base[0] = x
-def load():
+def full():
     f = open(%(board)r)
-    full = json.load(f)
+    d = json.load(f)
     f.close()
-    return app._compact(full)
-bd = load()
+    return d
+bd = app._compact(full())
 gc.collect()
 m("board definition as the app keeps it")
 def header():
@@ -137,7 +137,10 @@ class NP:
         self.bpp = 3
     def __len__(self):
         return self.n
-fb = show.feedback.Feedback(hw.strip.Strip(NP(bd["wiring"]["led"]["count"])), None, time, bd)
+def feedback():
+    d = full()     # the feedback takes what it needs from the whole definition
+    return show.feedback.Feedback(hw.strip.Strip(NP(d["wiring"]["led"]["count"])), None, time, d)
+fb = feedback()
 m("feedback (LED state, strip buffer)")
 g = Journal(h, None)
 m("referee game and journal")

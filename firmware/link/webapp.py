@@ -39,13 +39,17 @@ def _new_code(seed):
 
 class WebApp:
     def __init__(self, board, table, now, leds=None, asking=None):
-        """board: board definition; table: table.controller.Table (or a
+        """board: board definition, or the page's board (link.pageboard)
+        encoded as JSON already; table: table.controller.Table (or a
         Journal); now(): game time in ms; leds(): list of [r, g, b]."""
         self.table = table
         self.now = now
         self.leds = leds
-        from link.pageboard import board_json
-        self.board_json = json.dumps(board_json(board))
+        if type(board) is str:
+            self.board_json = board
+        else:
+            from link.pageboard import board_json
+            self.board_json = json.dumps(board_json(board))
         self.header_json = json.dumps(table.header)
         self.codes = [None] * len(table.header["players"])
         self.ring: list = [None] * RING  # (seq, encoded line) or None

@@ -46,6 +46,9 @@ class FirmwareMat:
         self.tracker = Tracker(board, header)
         self.lock = threading.Lock()
         self.sensed = []
+        # the referee behind a journal, as on the board: `undo` takes back the last event
+        from referee.journal import Journal
+        self.tracker.game = Journal(header, self.tracker._out)
         self.match = Match(board, self.tracker.game, self._sensed)
         self.t = 0
 
@@ -85,6 +88,10 @@ class FirmwareMat:
 
     def view(self):
         return self.tracker.game.view()
+
+    def current_view(self):
+        with self.lock:
+            return self.tracker.game.view()
 
     def events_after(self, seq):
         return [e for e in self.tracker.events if e[0] > seq]
@@ -222,6 +229,13 @@ class VBoardMat:
 
     def view(self):
         return self.tracker.view
+
+    def current_view(self):
+        """The referee's view as the board has it now (asked over the link)."""
+        if self.start is None:
+            return None
+        _, st = self.vb.request(self.link, "state")
+        return st.get("view")
 
     def events_after(self, seq):
         return [e for e in self.tracker.events if e[0] > seq]
@@ -425,8 +439,6 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
 
 def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_browser, answers, linger, stop,
          on_url, firmware):
-    from host_tools.sim import game as sgame
-    from host_tools.sim import world
     from host_tools.webview import state as wstate
     term = Terminal(out, board, header, mat)
     names = [p["name"] for p in header["players"]]
@@ -474,14 +486,16 @@ def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_b
             ob(srv.url, out)
 
     pacer = Pacer(speed, stop)
+    why = None  # why the game ends without the board's referee declaring it over
     try:
         if players == "random":
-            sc = sgame.random_game(seed, board, header)
-            res = world.run(board, sc, seed=seed, header=header)
-            mat.run_span(res.frames, res.controls, -1, res.frames[-1][0], pacer, term)
+            why = _play_random(board, header, seed, mat, pacer, term, stop)
         else:
             _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop)
+        if stop.is_set() and not mat.over:
+            why = why or "the demo was stopped"
         if not mat.over and not stop.is_set():
+            why = why or "the players finished but the board's referee did not end the game"
             mat.finish()
             term.update()
     finally:
@@ -489,9 +503,11 @@ def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_b
             srv.source.running = False
     v = mat.view()
     if v["winner"] is not None:
-        term.write("winner: %s (seed %s)" % (names[v["winner"]], seed))
+        term.write("winner: %s, declared by the board's referee (seed %s)" % (names[v["winner"]], seed))
+    elif why:
+        term.write("no winner (seed %s): %s" % (seed, why))
     else:
-        term.write("no winner (seed %s)" % seed)
+        term.write("no winner (seed %s): the board's referee ended the game without one" % seed)
     if srv is not None:
         if linger and not stop.is_set():
             term.write("the page stays at %s  (Ctrl-C to stop)" % srv.url)
@@ -527,7 +543,7 @@ def _stdin_answers(answers, board, out):
     th.start()
 
 
-def _render_stable(board, sc, seed, header):
+def _render_stable(board, sc, seed, header, until=0):
     """(frames, controls) of the scenario so far, rendered so that a longer
     scenario gives the very same frames for the times already played: the
     sensor model and the noise come from their own seeded generator, not the
@@ -544,9 +560,66 @@ def _render_stable(board, sc, seed, header):
     for o in b.objs:
         if o.phases and o.t1 < 1e11:
             end = max(end, int(o.t1) + tail)
+    end = max(end, until)  # the players may have waited past their last action
     b.controls.sort(key=lambda e: e["t"])
     frames = world._render(board, b, random.Random("demo-render:%s" % (seed,)), sc.settings, end)
     return frames, b.controls
+
+
+def _play_random(board, header, seed, mat, pacer, term, stop):
+    """Simulated players who watch the mat and correct it the table's way
+    (host_tools/demo_players.py), played up to the end of the game. Returns
+    why the game stops short of the board's referee ending it, or None."""
+    from host_tools import demo_players
+    from host_tools.sim import game as sgame
+    rng = random.Random("game:%s" % (seed,))
+    opts = dict(sgame.DEFAULTS)
+    opts["max_throws"] = None  # play until someone wins
+    pos = {"t": -1}
+
+    def catch_up(gen):
+        if stop.is_set():
+            raise demo_players.GiveUp("the demo was stopped")
+        # up to just before now: what the players do at gen.t comes after their look
+        end = gen.t - 1
+        if end <= pos["t"]:
+            return
+        frames, controls = _render_stable(board, gen.sc, seed, header, until=end)
+        mat.run_span(frames, controls, pos["t"], end, pacer, term)
+        pos["t"] = end
+
+    def say(gen, text):
+        term.update()
+        term.write("%8.3fs  %s" % (gen.t / 1000.0, text))
+
+    gen = demo_players.WatchingGen(rng, board, sgame._header(rng, header), opts, mat, catch_up, say)
+    why = None
+    try:
+        gen.play()
+    except demo_players.MatOver:
+        pass
+    except demo_players.GiveUp as e:
+        why = "the players gave up: %s" % (e,)
+    if stop.is_set():
+        return "the demo was stopped"
+    if not mat.over:
+        frames, controls = _render_stable(board, gen.sc, seed, header)
+        mat.run_span(frames, controls, pos["t"], frames[-1][0], pacer, term)
+    rec = gen.g.view()
+    if mat.over and (rec["phase"] != "over" or rec["winner"] != mat.view()["winner"]):
+        names = [p["name"] for p in header["players"]]
+        term.write("note: the board's referee ended the game; by the players' own record %s" % (
+            "it was not over yet" if rec["phase"] != "over" else
+            "the winner is %s" % (names[rec["winner"]] if rec["winner"] is not None else "nobody")))
+    c = gen.corrections
+    if any(c.values()):
+        term.write("players' corrections: %d undo, %d Bakugan put down again, %d played instead of a misread one, "
+                   "%d controls given again" % (c["undo"], c["replace"], c["swap"], c["again"]))
+    if why is None and not mat.over and gen.stopped not in (None, "over"):
+        why = {"guard": "the simulated players stopped after %d moves" % sgame.GUARD_STEPS,
+               "stuck": "the simulated players had no Bakugan left to throw",
+               "max_throws": "the simulated players reached their throw limit"}.get(gen.stopped, gen.stopped)
+    return why
 
 
 def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):

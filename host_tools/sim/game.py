@@ -22,8 +22,10 @@ DEFAULTS = {
     "miss": 0.12,  # chance a throw rolls across and off
     "bounce": 0.05,  # chance a throw bounces off a card (a miss too)
     "ability": 0.3,  # chance per battle side of playing an ability card
-    "max_throws": 40,
+    "max_throws": 40,  # None: play until the referee ends the game (the guard below still holds)
 }
+
+GUARD_STEPS = 400  # at most this many turns, battles, choices and refills: a loop never runs away
 
 
 def _header(rng, header):
@@ -62,6 +64,10 @@ class _Gen:
         self.grid = {}
         for z in board["zones"]:
             self.grid[z["id"]] = (xs.index(z["x"]), ys.index(z["y"]))
+        # look(gen): called after every pause of the players (wait()), before
+        # their next move: the live demo's players look at the mat there.
+        self.look = None
+        self.stopped = None  # why play() stopped: over, max_throws, guard, stuck
 
     # ------------------------------------------------------------ emitting
     def act(self, kind, t=None, **kw):
@@ -85,6 +91,8 @@ class _Gen:
 
     def wait(self, lo, hi):
         self.t += int(self.rng.uniform(lo, hi) * 1000)
+        if self.look is not None:
+            self.look(self)
 
     # ------------------------------------------------------------ physics sync
     def sync(self):
@@ -237,7 +245,14 @@ class _Gen:
             self.register_all()
         throws = 0
         guard = 0
-        while g.phase != E.OVER and throws < opts["max_throws"] and guard < 400:
+        limit = opts["max_throws"]
+        while g.phase != E.OVER:
+            if limit is not None and throws >= limit:
+                self.stopped = "max_throws"
+                break
+            if guard >= GUARD_STEPS:
+                self.stopped = "guard"
+                break
             guard += 1
             if g.phase in (E.SETUP, E.REFILL):
                 for p in range(g.n):
@@ -286,10 +301,13 @@ class _Gen:
                 continue
             _, cands = g.expects()
             if not cands:
+                self.stopped = "stuck"
                 break
             self.throw(p, rng.choice(cands))
             throws += 1
             self.sync()
+        if self.stopped is None:
+            self.stopped = "over"
         # game over: everyone picks their Bakugan up
         self.wait(1.0, 2.5)
         for b in sorted(self.phys):
@@ -309,7 +327,7 @@ def idle_frames(board, seconds, seed=0, settings=None):
 def random_game(seed, board, header=None, **options):
     """A Scenario for a random official game on `board` (dict or name).
     options override DEFAULTS (register, long_idle, miss, bounce, ability,
-    max_throws). The scenario carries the header as `sc.header`."""
+    max_throws; None: until the game ends). The scenario carries the header as `sc.header`."""
     from host_tools import boards
     if isinstance(board, str):
         board = boards.load(board)

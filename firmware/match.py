@@ -9,7 +9,11 @@
 
 Sensed landings become referee `land` events; identification asks the
 referee who may land now (`g.expects()`), so only the current player's
-usable Bakugan are candidates. `register {bakugan, zone}` teaches the
+usable Bakugan are candidates. A landing is reported at once with the
+pipeline's best guess; when the settled, averaged level names another
+Bakugan (`ident`), the guess is taken back with `undo` (game: a
+referee.journal.Journal, or anything with its `events` and undo input) and
+the named one lands. `register {bakugan, zone}` teaches the
 pipeline the next Bakugan that settles on that zone; that landing is a
 lesson, not a throw, and is not passed to the referee. Every sensed event
 (land, leave, fault) also goes to `sink` when one is given.
@@ -32,6 +36,7 @@ class Match:
         ctx = context or self._context
         self.pipeline = Pipeline(board, self._sensed, ctx if use_context else None, params)
         self.zones = set(self.pipeline.zone_ids)
+        self.guess = {}   # zone -> the land event fed for the pipeline's first guess
 
     def _context(self):
         player, ids = self.game.expects()
@@ -59,5 +64,28 @@ class Match:
     def _sensed(self, ev):
         if self.sink is not None:
             self.sink(ev)
-        if ev["ev"] == "land" and not ev.get("learned") and ev["bakugan"] is not None:
+        kind = ev["ev"]
+        if kind == "land" and not ev.get("learned"):
+            # the pipeline's first guess; remembered so that an `ident` can
+            # amend it while it is still the referee's last event
+            land = None
+            if ev["bakugan"] is not None:
+                land = {"t": ev["t"], "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]}
+                if not self.game.feed(land):
+                    land = None
+            self.guess[ev["zone"]] = land
+        elif kind == "ident":
+            self._amend(ev)
+
+    def _amend(self, ev):
+        """The pipeline names another Bakugan for the landing it reported on
+        ev's zone: take the guess back (`undo`, an ordinary input event of
+        the log) if nothing came after it, and land the one named."""
+        land = self.guess.pop(ev["zone"], None)
+        if land is not None:
+            evs = getattr(self.game, "events", None)
+            if not evs or evs[-1] is not land:
+                return   # the game went on: the players can still undo by hand
+            self.game.feed({"t": ev["t"], "ev": "undo"})
+        if ev["bakugan"] is not None:
             self.game.feed({"t": ev["t"], "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]})

@@ -44,6 +44,7 @@ def replay_raw(path, mode, out=None, use_context=True):
         raise UserError("%s: %s" % (path, e))
     fwpath.ensure()
     import referee
+    from referee.journal import Journal
     from referee import events
     from referee.errors import SetupError
     from referee.jsonw import Pairs, dumps
@@ -65,7 +66,9 @@ def replay_raw(path, mode, out=None, use_context=True):
         def sensed(ev):
             write(dumps(Pairs(tuple((k, ev[k]) for k in _order(ev)))) + "\n")
     try:
-        game = referee.new_game(header, ref_sink)
+        # behind a journal, as on the board: an `ident` amends the last
+        # landing with `undo`
+        game = Journal(header, ref_sink)
     except SetupError as e:
         raise UserError("%s: line 1: %s" % (path, e))
     box.append(game)

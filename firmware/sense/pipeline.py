@@ -92,6 +92,8 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "leave_match": 0.35,     # a leave removes an occupant's own field, to this share
     "settle_ms": 600,        # after a landing, more of the same field is still it
     "lift_ms": 120,          # a partial drop holding this long is not a lift
+    "leave_hold_ms": 200,    # a leave must hold this long: a ball rolling to a stop on an
+                             # occupied zone may cancel the occupant's field for a moment
     "tail_share": 0.3,       # what a lift leaves for a moment, of the field...
     "tail_ms": 300,          # ... and for how long at most
     "quiet_sigma": 4.0,      # a zone is empty when its mean is this close to the baseline
@@ -110,6 +112,11 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "slope_sigma": 2.5,      # a landing's level must not still be climbing (window slope)
     "absorb_ms": 1000,       # an unexplained steady field becomes the new state
     "fit_max_residual": 0.45,  # dipole boards: a landing must look like one magnet
+    # `land` at the first still frames of a Bakugan-shaped field, with the
+    # best guess of who it is; `ident` later when the averaged level names
+    # another one (0: land only once identified, as before).
+    "early": 1,
+    "early_ms": 60,          # ... once the window has held still this long
 }
 
 
@@ -258,6 +265,9 @@ class Pipeline:
         self.frames = 0
         self.last_decision = None  # (zone, level, std error, frames averaged) of the last landing
         self.waits = {}          # why decisions waited: reason -> count (diagnostics)
+        self.early = bool(p["early"])
+        self.lastz = 0.0         # z score of the last identification
+        self.prov = [None] * nz  # zone index -> (bakugan guessed, candidates then) of an early land
         for zi in range(nz):
             self._thresholds(zi)
 
@@ -441,6 +451,8 @@ class Pipeline:
             else:
                 if wact[zi]:
                     wact[zi] = 0
+                    if self.prov[zi] is not None:
+                        self._unland(zi, t)
                 if burst[zi]:
                     burst[zi] = 0
                     if rollmax and not nocc[zi] and t - bt0[zi] <= rollmax and bpk[zi] >= _ROLL_X * on_t[zi]:
@@ -636,8 +648,12 @@ class Pipeline:
         p = self.params
         # 1. Quiet: everything left, the field is back to the baseline.
         if self._quiet(zi, now, 3) and self._quiet(zi, self._perp(zi, vec, old), na):
+            if self._hold_leave(zi, t):
+                return
             for o in occ:
                 self._left(zi, o, t)
+            if self.prov[zi] is not None:
+                self._unland(zi, t)
             self.occ[zi] = []
             self.nocc[zi] = 0
             self.rfn[zi] = 0
@@ -705,6 +721,8 @@ class Pipeline:
                         self.hold[zi] = t + self.period_ms
                         return
                     gone = False
+        if gone and best.landed and self._hold_leave(zi, t):
+            return
         if gone:
             occ.remove(best)
             self._left(zi, best, t)
@@ -751,6 +769,23 @@ class Pipeline:
                 self.wact[zi] = 1
                 self.hold[zi] = t + self.period_ms
                 return
+        if ok and self.early and self.prov[zi] is None and zi not in self.pending and \
+                not (shaped and bk < 0.0 and len(occ) > 1) and t - wt0 >= p["early_ms"]:
+            # (not while one of a battle's two Bakugan may be being lifted:
+            # with one on the card, a lift would have shown by now)
+            # Say at once that something landed, with the best guess of who
+            # it is; the decision below (the level settled and averaged, the
+            # same candidates) confirms it or amends it with `ident`.
+            cands = self.context() if self.context is not None else None
+            self.lastz = 0.0
+            got = self._identify(zi, level, se, True, t, cands, True)
+            # only a level that a candidate has (a ball rolling slowly
+            # through reads some weaker field for a moment)
+            if self.lastz <= p["match_z"]:
+                self.prov[zi] = (got[0], cands)
+                if got[0] is not None:
+                    self.where[got[0]] = zi
+                self._emit("land", t, "zone", self.zone_ids[zi], "bakugan", got[0])
         if ok:
             # The identity wait counts from when the level stopped moving, so
             # a forced decision never reads a Bakugan still opening.
@@ -758,7 +793,12 @@ class Pipeline:
                 self.flw[zi] = wt0
                 self.flt[zi] = t
             force = t - self.flt[zi] >= p["max_wait_ms"]
-            got = self._identify(zi, level, se, force, t)
+            pv = self.prov[zi]
+            if pv is not None and pv[0] is not None and self.where.get(pv[0]) == zi:
+                del self.where[pv[0]]   # the guess is a candidate again
+            got = self._identify(zi, level, se, force, t, pv[1] if pv is not None else None)
+            if got is None and pv is not None and pv[0] is not None:
+                self.where[pv[0]] = zi
             if got is None:
                 self._wait("identity")
                 self.wact[zi] = 1     # keep averaging, decide on a later frame
@@ -777,6 +817,14 @@ class Pipeline:
             if bid is not None:
                 self.where[bid] = zi
             self.last_decision = (self.zone_ids[zi], level, se, na)
+            pv = self.prov[zi]
+            if pv is not None:
+                self.prov[zi] = None
+                if pv[0] != bid:
+                    if pv[0] is not None and self.where.get(pv[0]) == zi:
+                        del self.where[pv[0]]
+                    self._emit("ident", t, "zone", self.zone_ids[zi], "bakugan", bid)
+                return
             ev = {"ev": "land", "t": t, "zone": self.zone_ids[zi], "bakugan": bid}
             if learned:
                 ev["learned"] = True
@@ -790,12 +838,49 @@ class Pipeline:
             self.wact[zi] = 1
             self.hold[zi] = self.wt0[zi] + p["absorb_ms"]
             return
-        if len(occ) == 1:
+        pv = self.prov[zi]
+        if pv is not None:
+            # it was said to have landed: it stands there, as guessed
+            self.prov[zi] = None
+            o = Occupant(pv[0], delta, True, t)
+            o.under = old
+            occ.append(o)
+            self.nocc[zi] = len(occ)
+        elif len(occ) == 1:
             occ[0].contrib = [occ[0].contrib[j] + delta[j] for j in range(m)]
         else:
             occ.append(Occupant(None, delta, False))
             self.nocc[zi] = len(occ)
         self._set_state(zi, vec)
+
+    def _unland(self, zi, t):
+        """The field of an early `land` went before it settled (a ball that
+        stopped for a moment and rolled on): it left."""
+        pv = self.prov[zi]
+        self.prov[zi] = None
+        if pv[0] is not None and self.where.get(pv[0]) == zi:
+            del self.where[pv[0]]
+        self._emit("leave", t, "zone", self.zone_ids[zi], "bakugan", pv[0])
+
+    def _hold_leave(self, zi, t):
+        """True (and the zone keeps its window) while the leave of a zone's
+        only Bakugan has not held for leave_hold_ms: a second Bakugan of the
+        other polarity rolling to a stop on the card can cancel the
+        occupant's field for a few frames before it opens (a battle, not a
+        lift)."""
+        k = 0
+        for o in self.occ[zi]:
+            if o.landed:
+                k += 1
+        if k != 1:
+            return False   # two stand: the battle is on, no third comes
+        h = self.wt0[zi] + self.params["leave_hold_ms"]
+        if t >= h:
+            return False
+        self._wait("leave")
+        self.wact[zi] = 1
+        self.hold[zi] = h
+        return True
 
     def _sloped(self, zi, level, se1, na):
         """True when the window's level still climbs: the least-squares slope
@@ -913,18 +998,19 @@ class Pipeline:
             del self.where[o.bid]
         self._emit("leave", t, "zone", self.zone_ids[zi], "bakugan", o.bid)
 
-    def _identify(self, zi, level, se, force, t):
+    def _identify(self, zi, level, se, force, t, cands=None, guess=False):
         """(bakugan id, learned?, certain?) for a Bakugan of signature level
         (standard error se) landing on zi, or None to wait for more frames:
         two candidates are still plausible, or none matches yet (a Bakugan
-        still coming down), and max_wait_ms has not passed."""
+        still coming down), and max_wait_ms has not passed. guess: the early
+        land's best guess, among the referee's candidates only (one it does
+        not expect needs the settled level to win)."""
         bid = self.pending.pop(zi, None)
         if bid is not None:
             self.sigs[bid] = level
             return bid, True, True
-        cands = None
         others = ()
-        if self.context is not None:
+        if cands is None and self.context is not None:
             cands = self.context()
         p = self.params
         if cands is None:
@@ -937,11 +1023,12 @@ class Pipeline:
             # The referee's picture can be wrong (an earlier landing taken
             # for another Bakugan): one it does not expect may still land,
             # if its signature says so clearly.
-            if p["other_prior"] > 0.0:
+            if p["other_prior"] > 0.0 and not guess:
                 others = [b for b in self.sigs if b not in cands and b not in self.where]
         if not cands and not others:
             return None, False, False     # nothing to tell it by: waiting would not help
         b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], others, p["other_prior"])
+        self.lastz = z
         if force:
             return b, False, post >= p["certain_p"]
         if post < p["decide_p"]:

@@ -87,6 +87,7 @@ class Tracker:
     def __init__(self, board, header, text=True):
         fwpath.ensure()
         import referee
+        from referee.journal import Journal
         from referee import events
         from show.feedback import Feedback
         from hw.strip import Strip
@@ -104,7 +105,9 @@ class Tracker:
         self.seq = 0
         self.rev = 0  # bumps when the view changed
         self._zone = None
-        self.game = referee.new_game(header, self._out)  # raises referee.SetupError
+        # behind a journal, as on the board: `undo` (and a sensed `ident`
+        # amending the last landing) takes back the last event
+        self.game = Journal(header, self._out)  # raises referee.SetupError
         self.fb.sync(self.game.view())
         self.fb.tick(0)
 

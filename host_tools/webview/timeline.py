@@ -189,6 +189,8 @@ def _sensed_text(ev):
         return "%s %s on zone %s" % (who, "taught" if ev.get("learned") else "opens", ev.get("zone"))
     if k == "leave":
         return "%s leaves zone %s" % (who, ev.get("zone"))
+    if k == "ident":
+        return "the Bakugan on zone %s is %s after all" % (ev.get("zone"), who)
     return k
 
 

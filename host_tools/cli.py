@@ -28,6 +28,7 @@ COMMANDS = {
     "register": ("host_tools.commands.register", "teach the mat each Bakugan, zone by zone"),
     "calibrate": ("host_tools.commands.calibrate", "zero the sensors on an empty mat"),
     "diag": ("host_tools.commands.diag", "board checks: info, channels, zones, leds, buzzer"),
+    "wifi": ("host_tools.commands.wifi", "the board's Wi-Fi for the phone page: its own access point, or join a network"),
     "vboard": ("host_tools.commands.vboard", "run the firmware on a virtual board (micropython, simulated mat)"),
 }
 

@@ -27,7 +27,7 @@ COMMANDS = {
     "game": ("host_tools.commands.game", "start a game on the board (players, decks, mode) and see its state"),
     "register": ("host_tools.commands.register", "teach the mat each Bakugan, zone by zone"),
     "calibrate": ("host_tools.commands.calibrate", "zero the sensors on an empty mat"),
-    "diag": ("host_tools.commands.diag", "board checks: info, channels, zones, leds, buzzer"),
+    "diag": ("host_tools.commands.diag", "board checks: info, channels, zones, leds, buzzer, buttons"),
     "wifi": ("host_tools.commands.wifi", "the board's Wi-Fi for the phone page: its own access point, or join a network"),
     "vboard": ("host_tools.commands.vboard", "run the firmware on a virtual board (micropython, simulated mat)"),
 }

@@ -1,4 +1,4 @@
-"""bakumat diag info|channels|zones|leds|buzzer: check a board, step by step
+"""bakumat diag info|channels|zones|leds|buzzer|buttons: check a board, step by step
 (the order of hardware/bring-up.md).
 
   info      firmware and MicroPython versions, board, free heap, reset cause,
@@ -12,6 +12,9 @@
             sensors that stay silent or respond reversed are named
   leds      light the LED chain for a visual check
   buzzer    play the test tones
+  buttons   show each button press as the firmware's debouncer reports it
+            (short, or long after 0.9 s held), for --seconds or until
+            --presses presses; names the buttons never pressed
 """
 import json
 import sys
@@ -36,6 +39,10 @@ def add_arguments(p):
     z.add_argument("--timeout", type=float, default=60.0, help="seconds to wait on each zone (default 60)")
     z.add_argument("--json", action="store_true", help="results as JSON (prompts still go to stderr)")
     sub.add_parser("leds", help="LED chain test (watch the mat)")
+    bt = sub.add_parser("buttons", help="show the button presses the firmware reports (press each button)")
+    bt.add_argument("--seconds", type=float, default=30.0, help="how long to listen (default 30 s)")
+    bt.add_argument("--presses", type=int, help="stop after this many presses (exit code 1 if fewer came)")
+    bt.add_argument("--json", action="store_true", help="each press as a JSON line, then a summary line")
     sub.add_parser("buzzer", help="buzzer test (listen)")
     for sp in sub.choices.values():
         boardlink.add_port_argument(sp)
@@ -258,8 +265,62 @@ def output_test(bl, what):
     return 0 if r.get("ok", True) else 1
 
 
+# ------------------------------------------------------------------ buttons
+
+def buttons(bl, args, clock=time.monotonic):
+    """The firmware reports every debounced press as `mat {"ev": "button",
+    "name", "press": "short"|"long", "t"}` (serial-protocol-v1.md); listen
+    for them and list them."""
+    if args.seconds <= 0:
+        raise UserError("--seconds must be > 0, got %s" % args.seconds)
+    if args.presses is not None and args.presses < 1:
+        raise UserError("--presses must be at least 1, got %d" % args.presses)
+    wired = ((bl.board or {}).get("wiring") or {}).get("buttons") or []
+    known = [b["name"] for b in wired]
+    meaning = {}
+    for b in wired:
+        meaning[b["name"]] = "player %d %s" % (b.get("player", 0) + 1, (b.get("role") or "?").upper())
+    if not args.json:
+        print("press each button (%s); listening for %g s%s" % (
+            ", ".join(known) or "the board definition lists none", args.seconds,
+            "" if args.presses is None else " or %d presses" % args.presses))
+    counts = {}
+    n = 0
+    deadline = clock() + args.seconds
+    while clock() < deadline and (args.presses is None or n < args.presses):
+        for _, typ, body in bl.frames(timeout=0.05):
+            if typ != "mat" or not isinstance(body, dict) or body.get("ev") != "button":
+                continue
+            name = str(body.get("name"))
+            press = str(body.get("press"))
+            n += 1
+            c = counts.setdefault(name, {"short": 0, "long": 0})
+            c[press] = c.get(press, 0) + 1
+            if args.json:
+                print(json.dumps({"name": name, "press": press, "t": body.get("t")}, sort_keys=True))
+            else:
+                print("%-8s %-5s  %s" % (name, press, meaning.get(name, "not in the board definition")))
+            sys.stdout.flush()
+            if args.presses is not None and n >= args.presses:
+                break
+    silent = [k for k in known if k not in counts]
+    if args.json:
+        print(json.dumps({"presses": n, "buttons": counts, "silent": silent}, sort_keys=True))
+    else:
+        print("%d press%s: %s" % (n, "" if n == 1 else "es", ", ".join(
+            "%s %d short %d long" % (k, counts[k]["short"], counts[k]["long"]) for k in sorted(counts)) or "none"))
+        if silent:
+            print("never pressed: %s" % ", ".join(silent))
+    if args.presses is not None and n < args.presses:
+        print("only %d of %d presses within %g s" % (n, args.presses, args.seconds), file=sys.stderr)
+        return 1
+    return 0
+
+
 def run(args):
     with boardlink.connect(args.port, args.board) as bl:
+        if args.action == "buttons":
+            return buttons(bl, args)
         if args.action == "info":
             return info(bl, args.json)
         if args.action == "channels":

@@ -353,7 +353,11 @@ def _heap_budget():
     """BAKUMAT_HEAP_BUDGET=64K: load every module the game needs first,
     then hold the rest of the heap as ballast so that only the budget is
     free. This stands in for an ESP32 whose modules are frozen (or in
-    ROMFS) and run from flash, so the heap only holds the game's data."""
+    ROMFS) and run from flash, so the heap only holds the game's data.
+    Loading .mpy files leaves free holes between the code's objects (and
+    the odd object high up in the heap); on such a board there is no code
+    in the heap, so none of them: every free block is held except the
+    heap's last free run, and the budget is the end of that run."""
     spec = os.getenv("BAKUMAT_HEAP_BUDGET")
     if not spec:
         return None
@@ -366,10 +370,62 @@ def _heap_budget():
         import link.webapp  # noqa: F401
     n = int(spec.rstrip("Kk")) * 1024 if spec[-1] in "Kk" else int(spec)
     gc.collect()
-    free = gc.mem_free()
-    if free <= n + 64:
+    try:
+        import uctypes
+    except ImportError:
+        uctypes = None
+    if uctypes is None:
+        free = gc.mem_free()
+        return bytearray(free - n - 64) if free > n + 64 else None
+    held = [None, None, 0]
+    _hold_all_but_last(held, uctypes.addressof)
+    gc.collect()       # frees the last run, whose size is held[2]
+    if held[2] <= n + 128:
         return None
-    return bytearray(free - n - 64)
+    return (held, bytearray(held[2] - n - 128))
+
+
+def _hold_all_but_last(held, addressof):
+    """held = [the free runs but the last one, a chain filling every hole,
+    the size of the heap's last free run]; that run is dropped on return
+    (a function of its own: no stale reference to it on the stack)."""
+    runs = []
+    while True:
+        s = _largest()
+        if s < 1024:
+            break
+        runs.append(bytearray(s))
+    if not runs:
+        return
+    last = runs[0]
+    for r in runs:
+        if addressof(r) > addressof(last):
+            last = r
+    chain = None
+    try:
+        while True:
+            chain = (chain, None)      # one block each: fills every hole
+    except MemoryError:
+        pass
+    runs.remove(last)
+    held[0] = runs
+    held[1] = chain
+    held[2] = len(last)
+
+
+def _largest():
+    """Size of the largest bytearray that can be allocated now."""
+    import gc
+    lo = 0
+    hi = gc.mem_free()
+    while hi - lo > 256:
+        mid = (lo + hi) // 2
+        try:
+            bytearray(mid)       # allocated, then garbage
+            lo = mid
+        except MemoryError:
+            hi = mid
+    return lo
 
 
 _ballast = None

@@ -1,0 +1,70 @@
+"""Steady state allocates nothing: on the real `micropython` binary, a
+configured game's per-frame path (Match.frame, then Table.tick, as the
+app's sense stage runs them) on a quiet, noisy mat allocates no heap at
+all over 500 frames. (The bench, `bakumat bench runtime`, counts the same
+on the virtual board's whole loop.)"""
+import json
+import os
+
+from mptools import HERE, REPO, micropython
+
+SCRIPT = r"""
+import sys, gc, json
+sys.path.insert(0, %(fw)r)
+sys.path.insert(0, %(tests)r)
+from fwharness import load_board
+import app
+from referee.journal import Journal
+from table.controller import Table
+from match import Match
+from array import array
+h = json.loads(%(header)r)
+t = Table(Journal(h, None), None, ())
+m = Match(app._expand(app._compact(load_board())), t, None, params=app.ROLL_PARAMS)
+n = m.pipeline.n
+fr = array("H", [2180] * n)
+seed = [1]
+def noisy():
+    for c in range(n):
+        seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        fr[c] = 2180 + (seed[0] >> 16) %% 9 - 4
+def step(tt):
+    m.frame(fr, tt)
+    t.tick(tt)
+tt = 0
+for i in range(300):            # baselines settle
+    noisy()
+    tt += 20
+    step(tt)
+def measure(tt):
+    ticks = 0
+    total = 0
+    d = 0
+    for i in range(500):
+        noisy()
+        tt += 20
+        gc.collect()
+        a0 = gc.mem_alloc()
+        step(tt)
+        d = gc.mem_alloc() - a0
+        if d:
+            ticks += 1
+            total += d
+    return ticks, total
+ticks, total = measure(tt)
+print("ALLOC", ticks, total, len(m.pipeline.waits))
+"""
+
+
+def test_quiet_frames_allocate_nothing_on_micropython():
+    with open(os.path.join(REPO, "host_tools", "samples", "official.ndjson")) as f:
+        header = f.readline().strip()
+    json.loads(header)
+    r = micropython(["-c", SCRIPT % {"fw": os.path.join(REPO, "firmware"), "tests": HERE, "header": header}])
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    line = [x for x in out.splitlines() if x.startswith("ALLOC ")]
+    assert line, out
+    _, ticks, total, waits = line[-1].split()
+    assert (int(ticks), int(total)) == (0, 0), "quiet frames allocated heap: %s ticks, %s bytes" % (ticks, total)
+    assert int(waits) == 0, "the quiet mat was not quiet: the pipeline started deciding"

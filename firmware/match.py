@@ -74,18 +74,19 @@ class Match:
                 if not self.game.feed(land):
                     land = None
             self.guess[ev["zone"]] = land
-        elif kind == "ident":
+        elif kind == "ident" or kind == "unland":
             self._amend(ev)
 
     def _amend(self, ev):
         """The pipeline names another Bakugan for the landing it reported on
-        ev's zone: take the guess back (`undo`, an ordinary input event of
-        the log) if nothing came after it, and land the one named."""
+        ev's zone (`ident`), or takes that landing back (`unland`): take the
+        guess back (`undo`, an ordinary input event of the log) if nothing
+        came after it, and land the one named."""
         land = self.guess.pop(ev["zone"], None)
         if land is not None:
             evs = getattr(self.game, "events", None)
             if not evs or evs[-1] is not land:
                 return   # the game went on: the players can still undo by hand
             self.game.feed({"t": ev["t"], "ev": "undo"})
-        if ev["bakugan"] is not None:
+        if ev["ev"] == "ident" and ev["bakugan"] is not None:
             self.game.feed({"t": ev["t"], "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]})

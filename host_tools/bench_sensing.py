@@ -97,6 +97,7 @@ def score(truth, sensed):
     the latencies of the matches."""
     opens = [e for e in truth if e["ev"] == "open"]
     lands = []
+    retracted = []   # early lands taken back (`unland`): not landings, counted apart
     last = {}   # zone -> its last land, which an `ident` amends
     for e in sensed:
         if e["ev"] == "land":
@@ -107,6 +108,9 @@ def score(truth, sensed):
             lnd = last[e["zone"]]
             lnd["bakugan"] = e["bakugan"]
             lnd["ident_t"] = e["t"]
+        elif e["ev"] == "unland" and e["zone"] in last:
+            retracted.append(last.pop(e["zone"]))
+    lands = [e for e in lands if not any(e is r for r in retracted)]
     used = [False] * len(opens)
     matched = []
     false = []
@@ -133,6 +137,7 @@ def score(truth, sensed):
         "false": false,
         "missed": missed,
         "id_n": len(game),
+        "retracted": len(retracted),
         "id_ok": sum(1 for o, l in game if l["bakugan"] == o["bakugan"]),
         "id_ok_first": sum(1 for o, l in game if l["first"] == o["bakugan"]),
         "amended": sum(1 for o, l in game if l["first"] != l["bakugan"]),
@@ -151,7 +156,7 @@ def _one_game(args):
     s3 = score(res.truth, run_pipeline(board, header, res, True, params, truth_context=True))
     return {"id_n_truth": s3["id_n"], "id_ok_truth": s3["id_ok"],"opens": s1["opens"], "lands": s1["lands"], "matched": len(s1["matched"]), "false": len(s1["false"]),
             "missed": len(s1["missed"]), "id_n": s1["id_n"], "id_ok": s1["id_ok"], "id_n_free": s2["id_n"],
-            "id_ok_first": s1["id_ok_first"], "amended": s1["amended"], "id_latency": s1["id_latency"],
+            "id_ok_first": s1["id_ok_first"], "retracted": s1["retracted"], "amended": s1["amended"], "id_latency": s1["id_latency"],
             "id_ok_free": s2["id_ok"], "latency": s1["latency"], "frames": len(res.frames),
             "ms": res.frames[-1][0] if res.frames else 0, "pipe_s": dt}
 
@@ -160,7 +165,7 @@ def corpus(board, games, seed0, params=None, progress=None, jobs=1):
     """Totals over `games` simulated games from seed0 (in `jobs` processes)."""
     tot = {"opens": 0, "lands": 0, "matched": 0, "false": 0, "missed": 0, "id_n": 0, "id_ok": 0,
            "id_n_free": 0, "id_ok_free": 0, "id_n_truth": 0, "id_ok_truth": 0, "latency": [],
-           "id_ok_first": 0, "amended": 0, "id_latency": [], "frames": 0,
+           "id_ok_first": 0, "amended": 0, "id_latency": [], "retracted": 0, "frames": 0,
            "ms": 0, "pipe_s": 0.0}
     tasks = [(board, seed0 + k, params) for k in range(games)]
     if jobs > 1:
@@ -317,6 +322,7 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
     w("landings: %d true openings, %d sensed, %d matched, %d false, %d missed\n"
       % (tot["opens"], tot["lands"], tot["matched"], tot["false"], tot["missed"]))
     w("  precision %.4f (target >= %.3f)\n" % (prec, TARGETS["precision"]))
+    w("  (besides: %d early lands taken back with `unland`, a ball that paused and went on)\n" % tot["retracted"])
     w("  recall    %.4f (target >= %.3f)\n" % (rec, TARGETS["recall"]))
     w("identification of game landings (registration excluded):\n")
     w("  with the referee's context    %.4f (%d/%d, target >= %.2f)\n"

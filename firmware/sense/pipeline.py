@@ -245,6 +245,7 @@ class Pipeline:
         self.coh_t = array("i", [0] * nz)
         self.wact = bytearray(nz)
         self.wt0 = array("i", [0] * nz)
+        self.tw0 = array("i", [0] * nz)    # when the field last moved (a window restarted by itself)
         self.burst = bytearray(nz)         # stirred since it was last quiet or settled
         self.bt0 = array("i", [0] * nz)    # ... since then
         self.bpk = array("i", [0] * nz)    # ... and its strongest E (a roll is clear of the noise)
@@ -366,6 +367,7 @@ class Pipeline:
         coh_t = self.coh_t
         wact = self.wact
         wt0 = self.wt0
+        tw0 = self.tw0
         hold = self.hold
         nacc = self.nacc
         rfn = self.rfn
@@ -440,6 +442,7 @@ class Pipeline:
                         self._refined(zi)
                     wact[zi] = 1
                     wt0[zi] = t
+                    tw0[zi] = t
                     hold[zi] = 0
                     for j in range(m):
                         c = chs[j]
@@ -709,13 +712,19 @@ class Pipeline:
                 perp = self._perp(zi, [delta[j] + c[j] for j in range(m)], c)
                 if not self._quiet(zi, rest, 3) or not self._quiet(zi, perp, na):
                     tail = False
+                    arrival = False
                     if best.sig:
                         lr, se_r, ok_r = self._signature(zi, rest, 3)
                         a = lr / best.sig
                         if 0.0 <= a <= p["tail_share"]:
                             tail = self._quiet(zi, [rest[j] - a * c[j] for j in range(m)], 3)
+                        elif a < 0.0 and ok_r and len(occ) == 1:
+                            # a clear field of the other sign is left: no
+                            # lift leaves that, a Bakugan of the other
+                            # polarity arrived on the standing one
+                            arrival = True
                     wait = p["tail_ms"] if tail else p["lift_ms"]
-                    if t - self.wt0[zi] < wait:
+                    if not arrival and t - self.wt0[zi] < wait:
                         self._wait("tail" if tail else "residue")
                         self.wact[zi] = 1
                         self.hold[zi] = t + self.period_ms
@@ -724,6 +733,8 @@ class Pipeline:
         if gone and best.landed and self._hold_leave(zi, t):
             return
         if gone:
+            if self.prov[zi] is not None:
+                self._unland(zi, t)
             occ.remove(best)
             self._left(zi, best, t)
             self.rfn[zi] = 0
@@ -760,32 +771,20 @@ class Pipeline:
         # 4. A new Bakugan: a field with a Bakugan's shape, identified.
         level, se, ok = self._signature(zi, delta, na)
         wt0 = self.wt0[zi]
-        if ok and na >= 3 and t - wt0 < p["trend_max_ms"]:
+        if ok and na >= 3 and t - self.tw0[zi] < p["trend_max_ms"]:
             # still rising or falling? (the last frames against the window)
             lnow, se1, ok1 = self._signature(zi, [now[j] - old[j] for j in range(m)], 1)
             sd = se1 * ((1.0 / 3.0 + 1.0 / na) ** 0.5)
             if abs(lnow - level) > p["trend_sigma"] * sd or self._sloped(zi, level, se1, na):
+                # a window that began while the Bakugan was still opening
+                # keeps those frames in its mean: start it again from this
+                # frame (the dwell applies again)
                 self._wait("trend")
-                self.wact[zi] = 1
-                self.hold[zi] = t + self.period_ms
+                self._restart(zi, t)
                 return
-        if ok and self.early and self.prov[zi] is None and zi not in self.pending and \
-                not (shaped and bk < 0.0 and len(occ) > 1) and t - wt0 >= p["early_ms"]:
-            # (not while one of a battle's two Bakugan may be being lifted:
-            # with one on the card, a lift would have shown by now)
-            # Say at once that something landed, with the best guess of who
-            # it is; the decision below (the level settled and averaged, the
-            # same candidates) confirms it or amends it with `ident`.
-            cands = self.context() if self.context is not None else None
-            self.lastz = 0.0
-            got = self._identify(zi, level, se, True, t, cands, True)
-            # only a level that a candidate has (a ball rolling slowly
-            # through reads some weaker field for a moment)
-            if self.lastz <= p["match_z"]:
-                self.prov[zi] = (got[0], cands)
-                if got[0] is not None:
-                    self.where[got[0]] = zi
-                self._emit("land", t, "zone", self.zone_ids[zi], "bakugan", got[0])
+        if ok and not (shaped and bk < 0.0 and len(occ) > 1):
+            # (not while one of a battle's two Bakugan may be being lifted)
+            self._early(zi, level, se, t)
         if ok:
             # The identity wait counts from when the level stopped moving, so
             # a forced decision never reads a Bakugan still opening.
@@ -853,14 +852,35 @@ class Pipeline:
             self.nocc[zi] = len(occ)
         self._set_state(zi, vec)
 
+    def _early(self, zi, level, se, t):
+        """Say at once that something landed on zi, with the best guess of
+        who it is; the decision in _settled (the level settled and averaged,
+        the same candidates) confirms it or amends it with `ident`. Only a
+        level that a candidate has (a ball rolling slowly through reads some
+        weaker field for a moment), only once the window has held early_ms,
+        never for a registration's lesson."""
+        p = self.params
+        if not self.early or self.prov[zi] is not None or zi in self.pending or \
+                t - self.wt0[zi] < p["early_ms"]:
+            return
+        cands = self.context() if self.context is not None else None
+        self.lastz = 0.0
+        got = self._identify(zi, level, se, True, t, cands, True)
+        if self.lastz <= p["match_z"]:
+            self.prov[zi] = (got[0], cands)
+            if got[0] is not None:
+                self.where[got[0]] = zi
+            self._emit("land", t, "zone", self.zone_ids[zi], "bakugan", got[0])
+
     def _unland(self, zi, t):
         """The field of an early `land` went before it settled (a ball that
-        stopped for a moment and rolled on): it left."""
+        stopped for a moment and rolled on): `unland`, the landing is taken
+        back."""
         pv = self.prov[zi]
         self.prov[zi] = None
         if pv[0] is not None and self.where.get(pv[0]) == zi:
             del self.where[pv[0]]
-        self._emit("leave", t, "zone", self.zone_ids[zi], "bakugan", pv[0])
+        self._emit("unland", t, "zone", self.zone_ids[zi], "bakugan", pv[0])
 
     def _hold_leave(self, zi, t):
         """True (and the zone keeps its window) while the leave of a zone's
@@ -900,6 +920,20 @@ class Pipeline:
         if level < 0.0:
             ls = -ls
         return ls > sig * se1 * (12.0 / (na * (na * na - 1))) ** 0.5
+
+    def _restart(self, zi, t):
+        chs = self.zch[zi]
+        acc = self.acc
+        dev = self.dev
+        for j in range(len(chs)):
+            c = chs[j]
+            acc[c] = dev[c]
+            self.acw[c] = 0
+            self.ema[c] = dev[c] << 4
+        self.nacc[zi] = 1
+        self.wact[zi] = 1
+        self.wt0[zi] = t
+        self.hold[zi] = 0
 
     def _wait(self, reason):
         self.waits[reason] = self.waits.get(reason, 0) + 1

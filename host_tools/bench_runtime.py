@@ -116,7 +116,9 @@ def full():
     d = json.load(f)
     f.close()
     return d
-bd = app._compact(full())
+def load():
+    return app._compact(full())   # in a function: nothing on this frame keeps the whole definition
+bd = load()
 gc.collect()
 m("board definition as the app keeps it")
 def header():

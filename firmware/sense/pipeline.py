@@ -773,9 +773,7 @@ class Pipeline:
         wt0 = self.wt0[zi]
         if ok and na >= 3 and t - self.tw0[zi] < p["trend_max_ms"]:
             # still rising or falling? (the last frames against the window)
-            lnow, se1, ok1 = self._signature(zi, [now[j] - old[j] for j in range(m)], 1)
-            sd = se1 * ((1.0 / 3.0 + 1.0 / na) ** 0.5)
-            if abs(lnow - level) > p["trend_sigma"] * sd or self._sloped(zi, level, se1, na):
+            if self._moving(zi, level, now, old, na):
                 # a window that began while the Bakugan was still opening
                 # keeps those frames in its mean: start it again from this
                 # frame (the dwell applies again)
@@ -901,6 +899,15 @@ class Pipeline:
         self.wact[zi] = 1
         self.hold[zi] = h
         return True
+
+    def _moving(self, zi, level, now, old, na):
+        """True when the window's level (a change from the state old) is
+        still rising or falling: the last frames (now) against the window's
+        mean, and the window's slope."""
+        m = len(self.zch[zi])
+        lnow, se1, ok1 = self._signature(zi, [now[j] - old[j] for j in range(m)], 1)
+        sd = se1 * ((1.0 / 3.0 + 1.0 / na) ** 0.5)
+        return abs(lnow - level) > self.params["trend_sigma"] * sd or self._sloped(zi, level, se1, na)
 
     def _sloped(self, zi, level, se1, na):
         """True when the window's level still climbs: the least-squares slope

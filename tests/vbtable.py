@@ -30,8 +30,9 @@ player's, plus any it wants put back) but lets an unexpected one win on a
 clearly better fit, so two Bakugan with the same magnet are a risk even in
 different hands (their learnt levels differ by a few per cent): magnets
 are unique in the game when 6 are enough, otherwise unique per player. And a Bakugan landing on a card where a Bakugan of the
-OPPOSITE polarity stands is not sensed reliably (the sensing takes the sum
-for the occupant leaving; see test_opposite_polarity_battle): the magnets
+OPPOSITE polarity stands was long not sensed reliably (the sensing took the
+sum for the occupant leaving; test_opposite_polarity_battle now passes, but
+a near-exact cancellation is still the hardest case): the magnets
 are therefore assigned after the script is written, the same polarity to
 every Bakugan that ever shares a card with another (union-find), strengths
 distinct per player and polarity (unique when possible). Every landing of the script is then

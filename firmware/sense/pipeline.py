@@ -649,8 +649,19 @@ class Pipeline:
                     vsum += a - db
         occ = self.occ[zi]
         p = self.params
+        # A lone Bakugan's field never changes sign as it is lifted (what a
+        # lift leaves for a moment has its sign): a clear field of the
+        # other sign over the whole window is a Bakugan of the other
+        # polarity that arrived on it, however much of the standing one's
+        # field it cancels (the checks below read near-cancellation as a
+        # lift).
+        arrived = False
+        if len(occ) == 1 and occ[0].landed and occ[0].sig:
+            lv, se_v, ok_v = self._signature(zi, vec, na)
+            # (beyond what a baseline that drifted leaves: a noise unit)
+            arrived = lv * occ[0].sig < 0.0 and abs(lv) >= 0.5 * self.unit + p["min_level_sigma"] * se_v
         # 1. Quiet: everything left, the field is back to the baseline.
-        if self._quiet(zi, now, 3) and self._quiet(zi, self._perp(zi, vec, old), na):
+        if not arrived and self._quiet(zi, now, 3) and self._quiet(zi, self._perp(zi, vec, old), na):
             if self._hold_leave(zi, t):
                 return
             for o in occ:
@@ -695,6 +706,8 @@ class Pipeline:
                 best, bk, bkey = o, k, key
         shaped = best is not None
         gone = False
+        if arrived:
+            shaped = False
         if shaped and bk <= p["leave_match"] - 1.0:
             # A leave that leaves a clear field behind may be a Bakugan of
             # the other polarity arriving: a lift's tail fades within

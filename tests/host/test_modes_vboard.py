@@ -135,6 +135,20 @@ def play(board, name, table, seed=None, heapsize=None, mpy_dir=None):
         vb.stop()
 
 
+def without_amended(evs):
+    """The board's events without what a landing the sensing amended made:
+    `ident`/`unland` take a first guess back with `undo` (docs/table-play.md),
+    so the outputs of that land (same time) and the undo go."""
+    out = []
+    for e in evs:
+        if e.get("ev") == "undo" and e.get("undone") == "land":
+            while out and out[-1].get("t") == e.get("at") and out[-1].get("ev") != "undo":
+                out.pop()
+            continue
+        out.append(e)
+    return out
+
+
 def _play(vb, link, board, name, table, res, boot):
     t0 = time.monotonic()
     # The game starts on the simulated mat's first frames (the sensing
@@ -158,7 +172,7 @@ def _play(vb, link, board, name, table, res, boot):
                      % ", ".join(unsupported))
     table.finish()
     expected = strip_t(table.expected)
-    got = strip_t(events)
+    got = strip_t(without_amended(events))
     phantoms, where = compare(got, expected)
     if where is not None:
         i, j = where
@@ -1027,7 +1041,7 @@ def test_compass_pick_reveal(board):
 
 
 
-# ------------------------------------------------- what the mat cannot do yet
+# ------------------------------------------------- Bakugan of both polarities
 
 def game_opposite_polarity():
     t = Table(dan_runo(target=1), polarity={"drago": "down", "tigrerra": "up"}, mixed=True)
@@ -1039,10 +1053,10 @@ def game_opposite_polarity():
     return t
 
 
-@pytest.mark.xfail(strict=True, reason="sensing: a Bakugan arriving on a card where one of the other polarity "
-                   "stands is read as that one leaving, and the landing is missed or decided seconds late "
-                   "(docs/sensing-pipeline.md, Detection); tests/vbtable.py gives Bakugan that share a card "
-                   "one polarity for now")
+# Once an xfail: the arrival cancelled much of the standing one's field and
+# was read as that one leaving (docs/sensing-pipeline.md, the leave hold and
+# the sign check). tests/vbtable.py still gives Bakugan that share a card one
+# polarity by default.
 def test_opposite_polarity_battle(board):
     p = play(board, "opposite_polarity", game_opposite_polarity())
     assert p.first("battle")["winner"] == "tigrerra"

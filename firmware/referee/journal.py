@@ -44,15 +44,30 @@ class Journal:
                 self.sink(("reject", t, (("input", "undo"), ("reason", "nothing to undo"))))
             return None
         last = self.events.pop()
-        g = referee.new_game(self.header, None)
-        for ev in self.events:
-            g.feed(ev)
+        # The old game goes before the new one is built: two games at once
+        # are the heap's peak on the board (docs/runtime.md). Should the
+        # rebuild run out of memory all the same, the game comes back with
+        # the event kept: the undo fails, nothing is lost.
+        self.game = None
+        try:
+            g = self._rebuild()
+        except MemoryError:
+            self.events.append(last)
+            self.game = self._rebuild()
+            self.game.sink = self.sink
+            raise
         g.sink = self.sink
         g.t = t
         self.game = g
         if self.sink is not None:
             self.sink(("undo", t, (("undone", last.get("ev")), ("at", last.get("t")))))
         return last
+
+    def _rebuild(self):
+        g = referee.new_game(self.header, None)
+        for ev in self.events:
+            g.feed(ev)
+        return g
 
     def __getattr__(self, name):
         # expects(), view(), turn, ... come from the game.

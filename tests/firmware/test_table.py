@@ -60,6 +60,32 @@ class Undo(unittest.TestCase):
         # the game goes on from there
         self.assertTrue(j.feed({"t": 6, "ev": "land", "zone": 2, "bakugan": "tigrerra"}))
 
+    def test_undo_out_of_memory_keeps_the_game(self):
+        # the rebuild runs out of memory: the undo fails, the game is as it was
+        import referee
+        from referee import journal
+        j = Journal(header(), [].append)
+        j.feed({"t": 1, "ev": "gate", "player": 0, "gate": "d1", "zone": 1})
+        j.feed({"t": 2, "ev": "gate", "player": 1, "gate": "r1", "zone": 2})
+        j.feed({"t": 3, "ev": "land", "zone": 1, "bakugan": "drago"})
+        calls = []
+        real = referee.new_game
+
+        def scarce(h, sink=None):
+            calls.append(1)
+            if len(calls) == 1:
+                raise MemoryError("memory allocation failed")
+            return real(h, sink)
+        journal.referee.new_game = scarce
+        try:
+            with self.assertRaises(MemoryError):
+                j.undo(4)
+        finally:
+            journal.referee.new_game = real
+        self.assertEqual(len(j.events), 3)
+        self.assertEqual(j.game.loc.get("drago"), 1)
+        self.assertTrue(j.feed({"t": 5, "ev": "land", "zone": 2, "bakugan": "tigrerra"}))
+
     def test_nothing_to_undo(self):
         out = []
         j = Journal(header(), out.append)

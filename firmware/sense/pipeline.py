@@ -117,6 +117,9 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     # another one (0: land only once identified, as before).
     "early": 1,
     "early_ms": 60,          # ... once the window has held still this long
+    # a lesson's level this close to another's: `alike` in its land event
+    # (the identification errors left are between Bakugan within 9 %)
+    "alike_rel": 0.10,
 }
 
 
@@ -656,10 +659,19 @@ class Pipeline:
         # field it cancels (the checks below read near-cancellation as a
         # lift).
         arrived = False
-        if len(occ) == 1 and occ[0].landed and occ[0].sig:
+        if len(occ) == 1 and occ[0].landed and occ[0].sig and self.context is not None:
             lv, se_v, ok_v = self._signature(zi, vec, na)
-            # (beyond what a baseline that drifted leaves: a noise unit)
-            arrived = lv * occ[0].sig < 0.0 and abs(lv) >= 0.5 * self.unit + p["min_level_sigma"] * se_v
+            # (beyond what a baseline that drifted leaves: half a noise
+            # unit; and only when a Bakugan the referee expects has the
+            # arrival's level: a lone Bakugan lifted and held tilted above
+            # its card can read the other sign for a moment)
+            if lv * occ[0].sig < 0.0 and abs(lv) >= 0.5 * self.unit + p["min_level_sigma"] * se_v:
+                cands = self.context()
+                if cands:
+                    la, se_a, ok_a = self._signature(zi, [vec[j] - old[j] for j in range(m)], na)
+                    self.lastz = 99.0
+                    got = self._identify(zi, la, se_a, True, t, cands, True)
+                    arrived = ok_a and self.lastz <= p["match_z"] and got[0] in self.sigs
         # 1. Quiet: everything left, the field is back to the baseline.
         if not arrived and self._quiet(zi, now, 3) and self._quiet(zi, self._perp(zi, vec, old), na):
             if self._hold_leave(zi, t):
@@ -838,6 +850,9 @@ class Pipeline:
             ev = {"ev": "land", "t": t, "zone": self.zone_ids[zi], "bakugan": bid}
             if learned:
                 ev["learned"] = True
+                alike = self._alike(bid, level)
+                if alike:
+                    ev["alike"] = alike
             if self.sink is not None:
                 self.sink(ev)
             return
@@ -863,6 +878,12 @@ class Pipeline:
             self.nocc[zi] = len(occ)
         self._set_state(zi, vec)
 
+    def _alike(self, bid, level):
+        """Registered Bakugan whose signature is within alike_rel of level:
+        the mat can take one for the other when both may land."""
+        r = self.params["alike_rel"] * abs(level)
+        return [b for b in self.sigs if b != bid and abs(self.sigs[b] - level) <= r]
+
     def _early(self, zi, level, se, t):
         """Say at once that something landed on zi, with the best guess of
         who it is; the decision in _settled (the level settled and averaged,
@@ -877,7 +898,7 @@ class Pipeline:
         cands = self.context() if self.context is not None else None
         self.lastz = 0.0
         got = self._identify(zi, level, se, True, t, cands, True)
-        if self.lastz <= p["match_z"]:
+        if self.lastz <= p["match_z"] and got[0] in self.sigs:   # (a learnt level, not a guess at one)
             self.prov[zi] = (got[0], cands)
             if got[0] is not None:
                 self.where[got[0]] = zi
@@ -900,13 +921,26 @@ class Pipeline:
         occupant's field for a few frames before it opens (a battle, not a
         lift)."""
         k = 0
+        sig = 0.0
         for o in self.occ[zi]:
             if o.landed:
                 k += 1
-        if k != 1:
+                sig = o.sig
+        if k != 1 or not sig:
             return False   # two stand: the battle is on, no third comes
         h = self.wt0[zi] + self.params["leave_hold_ms"]
-        if t >= h:
+        if t >= h or self.context is None:
+            return False
+        # Only when a Bakugan that may land now could cancel it: a learnt
+        # level of the other sign, at least half as strong (otherwise the
+        # leave is taken at once, and the baselines are set again on the
+        # empty card before anything they drifted by looks like a field).
+        near = False
+        for b in self.context() or ():
+            s = self.sigs.get(b)
+            if s is not None and s * sig < 0.0 and 2.0 * abs(s) >= abs(sig) and abs(s) <= 2.0 * abs(sig):
+                near = True
+        if not near:
             return False
         self._wait("leave")
         self.wact[zi] = 1

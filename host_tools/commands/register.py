@@ -71,6 +71,10 @@ def run(args):
             if got.get("bakugan") not in (None, b):
                 raise UserError("%s: the board saw %s on zone %d instead" % (b, got.get("bakugan"), z))
             err.write("  learnt %s; take it off\n" % b)
+            if got.get("alike"):
+                # the pipeline found the signature close to others' (sensed-events-v1, `alike`)
+                err.write("  warning: %s reads like %s: in a game the mat may take one for the other when "
+                          "both may land (a Bakugan with another magnet avoids it)\n" % (b, ", ".join(got["alike"])))
             wait_for(bl, lambda t, body: t == "mat" and body.get("ev") == "leave" and body.get("zone") == z,
                      args.timeout)
             taught.append(b)

@@ -96,6 +96,14 @@ class Identify(unittest.TestCase):
         self.assertEqual(len(lands), 1)
         return lands[0]["bakugan"], lands[0]["t"] - t0
 
+    def test_a_lesson_says_which_bakugan_read_alike(self):
+        self.p.register("twin", 0)
+        self.sc.magnets["twin"] = (LEVELS["drago"] * 1.02, 40.0, 50.0)
+        self.sc.run(self.p, 2000)
+        lesson = self.col.kinds("land")[0]
+        self.assertTrue(lesson["learned"])
+        self.assertEqual(lesson["alike"], ["drago"])
+
     def test_learnt_signatures(self):
         sigs = self.p.signatures()
         for name in LEVELS:

@@ -58,12 +58,9 @@ class Presence(unittest.TestCase):
         self.assertEqual([e["ev"] for e in self.col.events], ["land", "leave"])
         leave = self.col.events[1]
         self.assertEqual(leave["zone"], 0)
-        # the zone's only Bakugan: its leave holds leave_hold_ms first (a
-        # Bakugan of the other polarity stopping on the card looks the same
-        # for a moment), and not longer
-        hold = self.p.params["leave_hold_ms"]
-        self.assertGreaterEqual(leave["t"] - t0, hold)
-        self.assertLessEqual(leave["t"] - t0, max(hold, self.p.dwell) + 2 * PERIOD)
+        # (no referee here, so no Bakugan of the other polarity can be on
+        # its way: the leave is not held, see test_sense_battle)
+        self.assertLessEqual(leave["t"] - t0, self.p.dwell + 2 * PERIOD)
         # and it can land again afterwards
         self.sc.magnets["a"] = (30.0, 50, 30)
         self.sc.run(self.p, 1000)

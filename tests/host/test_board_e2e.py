@@ -411,6 +411,22 @@ def test_register_teaches_a_bakugan_on_its_zone(vb):
         assert "drago" in json.load(f)          # saved on the board
 
 
+def test_register_warns_of_bakugan_that_read_alike(vb):
+    r = bakumat("game", "new", "--port", vb.url)
+    assert r.returncode == 0, r.stderr
+    cmd = Prompted("register", "drago", "tigrerra", "--zone", "3", "--port", vb.url, "--timeout", "30")
+    cmd.wait_for("drago: put a gate card on zone 3 and open drago on it")
+    # two Bakugan with the same magnet; tigrerra comes down well after the
+    # command, seeing drago leave, has asked for it
+    scene(vb, "bakugan drago moment 0.03 polarity down height 3\nbakugan tigrerra moment 0.03 polarity down height 3\n"
+              "card on zone 3 at 0.3s\nplace drago on zone 3 at 0.8s\nremove drago at 2.5s\n"
+              "place tigrerra on zone 3 at 5s\nremove tigrerra at 7s\nidle 2s")
+    code, out, err = cmd.finish()
+    assert code == 0, err
+    assert "warning: tigrerra reads like drago" in err
+    assert "drago reads like" not in err        # nothing was registered before it
+
+
 def test_register_times_out_when_nothing_lands(vb):
     bakumat("game", "new", "--port", vb.url)
     r = bakumat("register", "drago", "--zone", "3", "--port", vb.url, "--timeout", "1")

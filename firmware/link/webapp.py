@@ -173,5 +173,6 @@ class WebApp:
             if bt is not None and g.bak_owner[bt[1]] != p and g.bak_owner[bt[2]] != p:
                 return 403, "application/json", '{"error": "not your battle"}'
         self.last_reject = None
+        g = bt = None     # a miss may undo, which drops the game (Journal.undo): no reference to it here
         ok = self.table.feed(ev)
         return 200, "application/json", json.dumps({"ok": bool(ok), "reason": None if ok else self.last_reject})

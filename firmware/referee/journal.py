@@ -27,7 +27,9 @@ class Journal:
 
     def feed(self, ev):
         if ev.get("ev") == "undo":  # an input event of the log like any other
-            return self.undo(ev.get("t", self.game.t)) is not None
+            # (the game's time is read in undo: a reference to the game
+            # taken here would outlive its drop there, see undo)
+            return self.undo(ev.get("t")) is not None
         ok = self.game.feed(ev)
         if ok:
             self.events.append(ev)
@@ -37,8 +39,11 @@ class Journal:
         self.game.finish(t)
 
     def undo(self, t):
-        """Take back the last accepted event. Returns the event, or None
-        (with a reject) when there is nothing to undo."""
+        """Take back the last accepted event (at time t; None: the game's
+        time). Returns the event, or None (with a reject) when there is
+        nothing to undo."""
+        if t is None:
+            t = self.game.t
         if not self.events or self.game.phase == 3:  # nothing, or the game is over
             if self.sink is not None:
                 self.sink(("reject", t, (("input", "undo"), ("reason", "nothing to undo"))))
@@ -47,7 +52,10 @@ class Journal:
         # The old game goes before the new one is built: two games at once
         # are the heap's peak on the board (docs/runtime.md). Should the
         # rebuild run out of memory all the same, the game comes back with
-        # the event kept: the undo fails, nothing is lost.
+        # the event kept: the undo fails, nothing is lost. Callers must not
+        # hold the game in a local meanwhile (Table drops its own; on
+        # MicroPython even the C stack of an expression like
+        # `self.game.t` evaluated by the caller just before keeps it).
         self.game = None
         try:
             g = self._rebuild()

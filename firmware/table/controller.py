@@ -125,7 +125,9 @@ class Table:
                 self.pending_miss = None
                 if pm["bakugan"] == ev.get("bakugan"):
                     return True  # confirmed: already applied
+                g = None   # an undo drops the game: no reference to it here (Journal.undo)
                 self.j.undo(t)  # the thrower names another Bakugan: that one missed
+        g = None       # (an undo event drops the game, see above)
         return self._send(ev)
 
     def sensed(self, ev):
@@ -174,12 +176,14 @@ class Table:
             self.touched = True
         if role == BACK and gesture == LONG:
             self.pending_miss = None
+            g = None   # an undo drops the game: no reference to it here (Journal.undo)
             return self.j.undo(t) is not None
         if gesture != SHORT:
             return False
         if role == BACK:
             if self.pending_miss is not None and g.bak_owner.get(self.pending_miss["bakugan"]) == player:
                 self.pending_miss = None
+                g = None
                 return self.j.undo(t) is not None
             if g.turn == player and g.all_standing(player) and not g.opponents_on_field(player):
                 zs = sorted([g.loc[b] for b in g.standing(player)])

@@ -4,52 +4,30 @@ presses as the firmware does (`mat {"ev": "button"}`, app._gesture). The
 virtual board has no buttons: its side channel (vboard-side-channel-v1)
 carries no button input yet."""
 import json
-import socket
 import subprocess
-import threading
 
-from host_tools import fwpath
+from linkboard import LinkBoard
 from mptools import tool
 
 
-class ButtonBoard:
+class ButtonBoard(LinkBoard):
     """Answers `version`; once asked, sends the given presses as `mat`
     frames, between other traffic a board sends (a landing, a log)."""
 
     def __init__(self, presses):
-        fwpath.ensure()
-        from link import codec
-        self.codec = codec
+        super().__init__()
         self.presses = presses
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(1)
-        self.url = "socket://127.0.0.1:%d" % self.sock.getsockname()[1]
-        threading.Thread(target=self.serve, daemon=True).start()
-
-    def serve(self):
-        conn, _ = self.sock.accept()
-        self.conn = conn
-        dec = self.codec.Decoder(self.on_frame)
-        while True:
-            try:
-                data = conn.recv(4096)
-            except OSError:
-                return
-            if not data:
-                return
-            dec.feed(data)
+        self.start()
 
     def on_frame(self, seq, typ, body):
-        send = lambda s, t, b: self.conn.sendall(self.codec.encode(s, t, b))  # noqa: E731
         if typ != "version":
-            send(seq, "err", {"code": "unknown", "msg": typ})
+            self.send(seq, "err", {"code": "unknown", "msg": typ})
             return
-        send(seq, "version", {"fw": "test", "proto": 1, "board": "esp32_devkitc", "mpy": "6.3"})
-        send(100, "mat", {"ev": "land", "t": 50, "zone": 3, "bakugan": "drago"})
+        self.send(seq, "version", {"fw": "test", "proto": 1, "board": "esp32_devkitc", "mpy": "6.3"})
+        self.send(100, "mat", {"ev": "land", "t": 50, "zone": 3, "bakugan": "drago"})
         for i, (name, press) in enumerate(self.presses):
-            send(101 + i, "mat", {"ev": "button", "name": name, "press": press, "t": 100 + 400 * i})
-            send(200 + i, "log", {"msg": "noise"})
+            self.send(101 + i, "mat", {"ev": "button", "name": name, "press": press, "t": 100 + 400 * i})
+            self.send(200 + i, "log", {"msg": "noise"})
 
 
 def bakumat(*args, timeout=60):

@@ -16,7 +16,8 @@ import pytest
 
 from host_tools import boards, fwpath
 from host_tools.errors import UserError
-from host_tools.webview import server, state, timeline
+from host_tools.webview import server, timeline
+from linkboard import LinkBoard
 from mptools import tool
 
 REPO = fwpath.REPO_DIR
@@ -344,7 +345,7 @@ def test_demo_human_throws_come_from_the_answers():
 
 # ------------------------------------------------------------------ live link
 
-class ProtocolBoard:
+class ProtocolBoard(LinkBoard):
     """A board at the other end of a TCP socket speaking serial protocol v1
     with the firmware's own codec: it plays the sample game with the real
     referee, sends each output event as a `game` frame, and answers
@@ -352,35 +353,11 @@ class ProtocolBoard:
     `bakumat vboard` / a real board in this test of the client side."""
 
     def __init__(self, send_leds=True):
-        import socket
-        fwpath.ensure()
-        from link import codec
-        self.codec = codec
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(1)
-        self.port = self.sock.getsockname()[1]
+        super().__init__()
         self.send_leds = send_leds
         self.game, self.events, _ = referee_outputs(SAMPLE)  # the finished game: its view is the state
         self.seq = 0
-        self.th = threading.Thread(target=self.serve, daemon=True)
-        self.th.start()
-
-    def serve(self):
-        conn, _ = self.sock.accept()
-        self.conn = conn
-        dec = self.codec.Decoder(self.on_frame)
-        while True:
-            try:
-                data = conn.recv(4096)
-            except OSError:
-                return
-            if not data:
-                return
-            dec.feed(data)
-
-    def send(self, seq, typ, body):
-        self.conn.sendall(self.codec.encode(seq, typ, body))
+        self.start()
 
     def on_frame(self, seq, typ, body):
         if typ == "version":

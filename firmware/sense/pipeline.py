@@ -137,6 +137,15 @@ def _isqrt(x):
     return r
 
 
+def _dv(v):
+    """A copy of the floats v in a double array: a list holds each float as
+    a heap object of its own (kept by occupants for as long as they stand)."""
+    a = array("d", bytearray(8 * len(v)))
+    for j in range(len(v)):
+        a[j] = v[j]
+    return a
+
+
 class Occupant:
     """Something standing on a zone: a Bakugan that landed (bid its id, None
     if nothing registered fitted) or an unexplained steady field, with its
@@ -144,7 +153,7 @@ class Occupant:
 
     def __init__(self, bid, contrib, landed, t=0):
         self.bid = bid
-        self.contrib = contrib   # floats, one per zone channel
+        self.contrib = _dv(contrib)   # floats, one per zone channel (a copy, in a double array)
         self.landed = landed     # False: an unexplained steady field
         self.t = t               # when it landed
         self.learned = False     # its landing answered a register
@@ -189,8 +198,6 @@ class Pipeline:
             sy[c] = float(s["y"])
             lists[zi].append(c)
         self.chz = chz
-        self.sx = sx
-        self.sy = sy
         self.zch = [array("h", sorted(l)) for l in lists]
         sen = board["sensor"]
         self.max_counts = int(sen["max_counts"])
@@ -230,6 +237,9 @@ class Pipeline:
                 cy = r[1] + r[3] / 2.0
                 gs[c] = signature.sheet((cx - pw / 2.0, cy - ph / 2.0, cx + pw / 2.0, cy + ph / 2.0), pz, sx[c], sy[c])
             self.gs = gs
+        # sensor positions: only the dipole fit reads them after this
+        self.sx = sx if self.gs is None else None
+        self.sy = sy if self.gs is None else None
         # Per-channel state.
         self.base = array("i", [0] * n)
         self.dev = array("i", [0] * n)
@@ -607,10 +617,11 @@ class Pipeline:
             if x <= lo or x >= hi:
                 continue   # clipped: its value says little
             vs.append(vec[j])
-            xs.append(self.sx[c])
-            ys.append(self.sy[c])
             if self.gs is not None:
                 gs.append(self.gs[c])
+            else:
+                xs.append(self.sx[c])
+                ys.append(self.sy[c])
         if not vs:
             return 0.0, 1.0, False
         p = self.params
@@ -779,7 +790,9 @@ class Pipeline:
             self.hold[zi] = self.wt0[zi] + p["lift_ms"]
             return
         if shaped and not best.landed and bk < 0.0:
-            best.contrib = [best.contrib[j] + delta[j] for j in range(m)]
+            c = best.contrib
+            for j in range(m):
+                c[j] += delta[j]
             self._set_state(zi, vec)
             return
         # 3. Settling: shortly after a landing, any change but a leave is the
@@ -789,7 +802,9 @@ class Pipeline:
             if o.landed and t - o.t < p["settle_ms"]:
                 last = o
         if last is not None:
-            last.contrib = [last.contrib[j] + delta[j] for j in range(m)]
+            c = last.contrib
+            for j in range(m):
+                c[j] += delta[j]
             self._set_state(zi, vec)
             self._refine_from(zi, t)
             return
@@ -831,7 +846,7 @@ class Pipeline:
             o.learned = learned
             o.certain = certain
             o.sig = level
-            o.under = old
+            o.under = _dv(old)
             occ.append(o)
             self.nocc[zi] = len(occ)
             self._set_state(zi, vec)
@@ -868,11 +883,13 @@ class Pipeline:
             # it was said to have landed: it stands there, as guessed
             self.prov[zi] = None
             o = Occupant(pv[0], delta, True, t)
-            o.under = old
+            o.under = _dv(old)
             occ.append(o)
             self.nocc[zi] = len(occ)
         elif len(occ) == 1:
-            occ[0].contrib = [occ[0].contrib[j] + delta[j] for j in range(m)]
+            c = occ[0].contrib
+            for j in range(m):
+                c[j] += delta[j]
         else:
             occ.append(Occupant(None, delta, False))
             self.nocc[zi] = len(occ)
@@ -1072,7 +1089,7 @@ class Pipeline:
         level, se, ok = self._signature(zi, contrib, na)
         if not ok:
             return
-        o.contrib = contrib
+        o.contrib = _dv(contrib)
         o.sig = level
         if o.learned:
             self.sigs[o.bid] = level

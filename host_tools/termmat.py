@@ -129,10 +129,25 @@ def describe(kind, body):
             return "stalemate (%s)" % b.get("reason")
         if ev == "end":
             return "game over: winner %s" % b.get("winner")
+        if ev == "undo":
+            return "undo: the last %s taken back" % b.get("undone")
         return "game %s" % ev
     if kind == "mat":
-        return "mat: %s %s zone %s" % (b.get("bakugan") or "Bakugan", "lands on" if b.get("ev") == "land" else "leaves",
-                                       b.get("zone"))
+        ev = b.get("ev")
+        who = b.get("bakugan") or "Bakugan"
+        if ev == "land":
+            return "mat: %s lands on zone %s" % (who, b.get("zone"))
+        if ev == "leave":
+            return "mat: %s leaves zone %s" % (who, b.get("zone"))
+        if ev == "ident":
+            return "mat: the Bakugan on zone %s is %s after all" % (b.get("zone"), who)
+        if ev == "unland":
+            return "mat: no landing on zone %s after all (a ball that paused there)" % b.get("zone")
+        if ev == "roll":
+            return "mat: a ball rolls across zone %s" % b.get("zone")
+        if ev == "button":
+            return "mat: button %s, %s press" % (b.get("name"), b.get("press"))
+        return "mat: %s" % (ev,)
     if kind == "fault":
         return "FAULT: channel %s (zone %s) %s" % (b.get("ch"), b.get("zone"), b.get("kind"))
     if kind == "hello":

@@ -118,3 +118,8 @@ def test_mat_drawing_shows_the_view(board):
     assert termmat.describe("game", {"ev": "capture", "player": 1, "gate": "g", "zone": 3,
                                      "reason": "battle"}) == "P1 CAPTURES gate g (zone 3, battle)"
     assert "FAULT" in termmat.describe("fault", {"ch": 17, "zone": 2, "kind": "dead"})
+    # every sensed kind reads as what it is (an amended landing is not a leave)
+    assert termmat.describe("mat", {"ev": "leave", "zone": 4, "bakugan": "drago"}) == "mat: drago leaves zone 4"
+    assert "is tigrerra after all" in termmat.describe("mat", {"ev": "ident", "zone": 4, "bakugan": "tigrerra"})
+    assert "no landing on zone 4" in termmat.describe("mat", {"ev": "unland", "zone": 4, "bakugan": "drago"})
+    assert termmat.describe("game", {"ev": "undo", "undone": "land", "at": 5}) == "undo: the last land taken back"

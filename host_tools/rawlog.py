@@ -158,13 +158,10 @@ def iter_raw(src, load_board=None):
             maxc = board["sensor"]["max_counts"]
             yield lineno, "header", (header, board)
             continue
-        t = obj.get("t")
-        if t is None:
-            raise RawLogError(lineno, "missing field 't'")
-        if type(t) is not int or t < 0:
-            raise RawLogError(lineno, "'t' must be a non-negative integer of milliseconds, got %s" % json.dumps(t))
-        if t < prev:
-            raise RawLogError(lineno, "time goes backwards: t=%d after t=%d" % (t, prev))
+        try:
+            t = el.check_time(obj, lineno, prev)   # the event log's rules for `t`
+        except el.LogError as e:
+            raise RawLogError(lineno, e.msg)
         prev = t
         if "v" in obj:
             if "ev" in obj:

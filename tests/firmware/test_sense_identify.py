@@ -129,6 +129,36 @@ class Identify(unittest.TestCase):
         self.ctx = ["preyas"]
         self.assertEqual(self.land("preyas", 30.0, 60.0)[0], "preyas")
 
+    def test_early_land_is_amended_by_ident(self):
+        # skyress's level for the first still frames, then drago's: the land
+        # comes at once with the guess (skyress), the settled level names
+        # drago
+        self.ctx = ["skyress", "drago"]
+        self.sc.magnets["x"] = (LEVELS["skyress"], 30.0, 60.0)
+        self.sc.run(self.p, 80)
+        self.sc.magnets["x"] = (LEVELS["drago"], 30.0, 60.0)
+        self.sc.run(self.p, 800)
+        evs = [(e["ev"], e["bakugan"]) for e in self.col.events]
+        self.assertEqual(evs, [("land", "skyress"), ("ident", "drago")])
+        self.assertEqual(self.p.occupants(0), ["drago"])
+
+    def test_early_land_whose_field_goes_is_taken_back(self):
+        # a level between skyress's and drago's: announced with a guess, not
+        # yet decided (the zone keeps averaging) when the field goes
+        self.ctx = ["skyress", "drago"]
+        sg = self.p.signatures()
+        self.sc.magnets["x"] = ((sg["skyress"] + sg["drago"]) / 2.0, 30.0, 60.0)
+        self.sc.run(self.p, 100)
+        del self.sc.magnets["x"]
+        self.sc.run(self.p, 600)
+        evs = [e["ev"] for e in self.col.events]
+        self.assertEqual(evs, ["land", "unland"])
+        self.assertEqual(self.col.events[0]["bakugan"], self.col.events[1]["bakugan"])
+        self.assertEqual(self.p.occupants(0), [])
+        # and drago may land again, anywhere
+        self.col.events = []
+        self.assertEqual(self.land("drago", 110.0, 40.0)[0], "drago")
+
     def test_on_mat_excluded(self):
         self.ctx = ["drago", "skyress"]
         self.sc.magnets["drago"] = (LEVELS["drago"], 28.0, 57.0)
@@ -144,3 +174,41 @@ class Identify(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Amend(unittest.TestCase):
+    """firmware/match.py: a sensed `ident` takes the guessed landing back
+    with `undo` and lands the one named; `unland` only takes it back; both
+    only while that landing is still the referee's last event."""
+
+    def setUp(self):
+        from match import Match
+        from referee.journal import Journal
+        from test_referee_rules import header
+        self.out = []
+        self.j = Journal(header(), self.out.append)
+        self.m = Match(sensekit.board(nzones=2), self.j)
+        self.j.feed({"t": 1, "ev": "gate", "player": 0, "gate": "d1", "zone": 0})
+        self.j.feed({"t": 2, "ev": "gate", "player": 1, "gate": "r1", "zone": 1})
+
+    def kinds(self):
+        return [e["ev"] for e in self.j.events]
+
+    def test_ident_replaces_the_guess(self):
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})
+        self.m._sensed({"ev": "ident", "t": 200, "zone": 0, "bakugan": "drago"})
+        self.assertEqual(self.kinds(), ["gate", "gate", "land"])
+        self.assertEqual(self.j.events[-1]["bakugan"], "drago")
+        self.assertEqual(self.j.game.loc["serpenoid"], self.j.game.loc["saurus"])   # back with the unused
+
+    def test_unland_takes_the_guess_back(self):
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "drago"})
+        self.m._sensed({"ev": "unland", "t": 100, "zone": 0, "bakugan": "drago"})
+        self.assertEqual(self.kinds(), ["gate", "gate"])
+        self.assertEqual(self.j.game.turn, 0)
+
+    def test_nothing_after_the_landing_is_undone(self):
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})
+        self.j.feed({"t": 50, "ev": "land", "zone": 1, "bakugan": "tigrerra"})
+        self.m._sensed({"ev": "ident", "t": 200, "zone": 0, "bakugan": "drago"})
+        self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["serpenoid", "tigrerra"])

@@ -23,6 +23,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from host_tools import boards, fwpath, mpybuild, sim
@@ -45,11 +46,14 @@ def play_game(board, res, header, heapsize=None, mpy_dir=None, profile=False, bu
     vb = VBoard(board, lockstep=True, heapsize=heapsize, mpy_dir=mpy_dir, profile=profile, heap_budget=budget)
     vb.max_resets = 2            # a board that keeps crashing has failed: do not wait for every frame
     t0 = time.monotonic()
+    done = threading.Event()
+    dead = []
     try:
         try:
             vb.start(timeout=20)
         except UserError:
             return False, "did not boot: " + _last_error(vb.console_text()), None, 0.0
+        threading.Thread(target=_watch_dead, args=(vb, done, dead), daemon=True).start()
         link = vb.link()
         try:
             replies = vb.play(res.frames, res.controls, link, header=header, ack_ms=3000)
@@ -57,6 +61,10 @@ def play_game(board, res, header, heapsize=None, mpy_dir=None, profile=False, bu
             _, end = vb.request(link, "end")
             _, health = vb.request(link, "health")
         except UserError as e:
+            if dead:
+                text = vb.console_text()
+                # (the error of the traceback: what the REPL made of the link's frames after it says nothing)
+                return False, "the app stopped: " + _last_error(text[:text.find(">>> ")]), None, time.monotonic() - t0
             return False, "%s: %s" % (e, _last_error(vb.console_text())), None, time.monotonic() - t0
         kinds = [b.get("ev") for _, typ, b in link.take("game")]
         logs = [b.get("msg") for _, typ, b in link.take("log")]
@@ -70,7 +78,21 @@ def play_game(board, res, header, heapsize=None, mpy_dir=None, profile=False, bu
             return False, "the game did not reach its end", health, wall
         return True, "", health, wall
     finally:
+        done.set()
         vb.stop()
+
+
+def _watch_dead(vb, done, dead):
+    """An app that died (a traceback, then the REPL prompt: no watchdog runs
+    yet when App() itself fails) leaves a board that never advances: make
+    the lockstep wait give up at once (it stops after more than max_resets
+    restarts) instead of after its 10-minute timeout."""
+    while not done.wait(0.2):
+        con = vb.console
+        if b"Traceback" in con and b"\n>>> " in con:
+            dead.append(True)
+            vb.max_resets = -1
+            return
 
 
 def _last_error(text):

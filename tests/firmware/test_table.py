@@ -61,27 +61,28 @@ class Undo(unittest.TestCase):
         self.assertTrue(j.feed({"t": 6, "ev": "land", "zone": 2, "bakugan": "tigrerra"}))
 
     def test_undo_out_of_memory_keeps_the_game(self):
-        # the rebuild runs out of memory: the undo fails, the game is as it was
-        import referee
-        from referee import journal
+        # the rebuild runs out of memory (setting up the game again: in the
+        # old game's object or a new one): the undo fails, the game is as it was
         j = Journal(header(), [].append)
         j.feed({"t": 1, "ev": "gate", "player": 0, "gate": "d1", "zone": 1})
         j.feed({"t": 2, "ev": "gate", "player": 1, "gate": "r1", "zone": 2})
         j.feed({"t": 3, "ev": "land", "zone": 1, "bakugan": "drago"})
         calls = []
-        real = referee.new_game
+        cls = type(j.game)
+        real = cls.__init__
 
-        def scarce(h, sink=None):
+        def scarce(g, h, sink=None):
             calls.append(1)
             if len(calls) == 1:
                 raise MemoryError("memory allocation failed")
-            return real(h, sink)
-        journal.referee.new_game = scarce
+            real(g, h, sink)
+        cls.__init__ = scarce
         try:
             with self.assertRaises(MemoryError):
                 j.undo(4)
         finally:
-            journal.referee.new_game = real
+            cls.__init__ = real
+        self.assertEqual(len(calls), 2)    # the failed rebuild, then the game as it was
         self.assertEqual(len(j.events), 3)
         self.assertEqual(j.game.loc.get("drago"), 1)
         self.assertTrue(j.feed({"t": 5, "ev": "land", "zone": 2, "bakugan": "tigrerra"}))

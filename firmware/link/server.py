@@ -9,7 +9,9 @@ slow host can hold up the scan. Bulk frames (raw sensor frames) are queued
 only while the ring is less than half full; when the ring is full a frame
 is dropped and counted (reported by the health query).
 """
-from link.codec import Decoder, encode, encode_json, MAX_LEN
+import json
+
+from link.codec import START, Decoder, crc16, MAX_LEN
 
 try:
     from micropython import const
@@ -18,6 +20,16 @@ except ImportError:
         return x
 
 _ERR_PER_S = const(4)
+_HEX = b"0123456789abcdef"
+
+
+def _dumps(value):
+    # compact, as codec.encode: a Big Game header must fit MAX_LEN
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+def _head(seq, typ):
+    return ("B1 %d %s " % (seq & 0xFFFF, typ)).encode()
 
 
 class Link:
@@ -30,6 +42,9 @@ class Link:
         self._chunk = bytearray(32)
         self.inbox = []
         self.tx = bytearray(tx_size)
+        self._one = bytearray(1)    # the start byte, and the frame's end: " " crc "\n"
+        self._one[0] = START
+        self._end = bytearray(b" 0000\n")
         self._head = 0      # next byte to send
         self._len = 0       # bytes queued
         self.seq = 0
@@ -82,27 +97,48 @@ class Link:
             return
         self._err_count += 1
         self.err_sent += 1
-        self._put(encode(0 if seq is None else seq, "err", {"code": code, "msg": detail}))
+        self._frame(_head(0 if seq is None else seq, "err"), _dumps({"code": code, "msg": detail}))
 
     def reply(self, seq, typ, body):
-        return self._put(encode(seq, typ, body))
+        return self._frame(_head(seq, typ), _dumps(body))
 
     def send(self, typ, body, bulk=False):
         """An unsolicited frame with the board's own sequence number."""
-        data = encode((self.seq + 1) & 0xFFFF, typ, body)
+        head = _head(self.seq + 1, typ)
+        data = _dumps(body)
         # Bulk frames (raw sensor frames) never fill the ring past half, so
         # the room a request's reply needs (TX_RESERVE in app.py) stays free
         # and the host can always turn recording off again.
-        if bulk and (self._len + len(data)) * 2 > len(self.tx):
+        if bulk and (self._len + len(head) + len(data) + 7) * 2 > len(self.tx):
             self.tx_drops += 1
             return False
         self.seq = (self.seq + 1) & 0xFFFF
-        return self._put(data)
+        return self._frame(head, data)
 
     def send_json(self, typ, text):
         """Like send() with a body that is JSON text already."""
         self.seq = (self.seq + 1) & 0xFFFF
-        return self._put(encode_json(self.seq, typ, text))
+        return self._frame(_head(self.seq, typ), text.encode())
+
+    def _frame(self, head, body):
+        """Queue the frame codec.encode_json would make of head (the
+        encoded "B1 seq type ") and body (the encoded JSON), written piece
+        by piece into the TX ring: no copy of the whole frame."""
+        n = len(head) + len(body) + 7
+        if n > len(self.tx) - self._len:
+            self.tx_drops += 1
+            return False
+        c = crc16(body, 0, None, crc16(head))
+        end = self._end
+        c = crc16(end, 0, 1, c)
+        for i in range(4):
+            end[4 - i] = _HEX[c & 15]
+            c >>= 4
+        self._put(self._one)
+        self._put(head)
+        self._put(body)
+        self._put(end)
+        return True
 
     def _put(self, data):
         size = len(self.tx)
@@ -112,9 +148,12 @@ class Link:
             return False
         tail = (self._head + self._len) % size
         first = min(n, size - tail)
-        self.tx[tail:tail + first] = data[:first] if first < n else data
         if first < n:
-            self.tx[0:n - first] = data[first:]
+            mv = memoryview(data)
+            self.tx[tail:tail + first] = mv[:first]
+            self.tx[0:n - first] = mv[first:]
+        else:
+            self.tx[tail:tail + n] = data
         self._len += n
         return True
 

@@ -5,6 +5,7 @@ the file is always the old or the new one. Never remove the old file first
 (a cut would leave nothing) and never flush() in the middle of a write (a
 cut could commit half a file). Proof: tests/test_powercut.py.
 """
+import json
 import os
 
 try:
@@ -38,6 +39,21 @@ def write(path, data):
     f = open(tmp, "wb")
     try:
         f.write(data if type(data) is not str else data.encode())
+    finally:
+        f.close()
+    os.rename(tmp, path)
+
+
+def write_json(path, obj):
+    """Replace path's content with obj as one JSON line (json.dumps(obj)
+    and a newline) atomically, streamed into the file: the text is never
+    whole in RAM (a game header is about 1 KB of text: three copies of it,
+    str, line and bytes, were the peak of a new game on a full heap)."""
+    tmp = path + TMP
+    f = open(tmp, "w")
+    try:
+        json.dump(obj, f)
+        f.write("\n")
     finally:
         f.close()
     os.rename(tmp, path)

@@ -49,7 +49,7 @@ class State:
             h[k] = header[k]
         h["bakumat"] = "events"
         h["version"] = 1
-        safe.write(self.path(GAME), json.dumps(h) + "\n")
+        safe.write_json(self.path(GAME), h)
         self.saves += 1
 
     def game_append(self, ev):

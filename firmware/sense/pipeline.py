@@ -237,9 +237,12 @@ class Pipeline:
                 cy = r[1] + r[3] / 2.0
                 gs[c] = signature.sheet((cx - pw / 2.0, cy - ph / 2.0, cx + pw / 2.0, cy + ph / 2.0), pz, sx[c], sy[c])
             self.gs = gs
-        # sensor positions: only the dipole fit reads them after this
-        self.sx = sx if self.gs is None else None
-        self.sy = sy if self.gs is None else None
+        # sensor positions and zone rectangles: only the dipole fit reads
+        # them after this
+        if self.gs is not None:
+            sx = sy = self.rects = None
+        self.sx = sx
+        self.sy = sy
         # Per-channel state.
         self.base = array("i", [0] * n)
         self.dev = array("i", [0] * n)
@@ -249,7 +252,7 @@ class Pipeline:
         self.ema = array("i", [0] * n)   # fast average of the window (counts << 4)
         self.last = array("i", [-1] * n)
         self.same = array("i", [0] * n)
-        self.rail = array("i", [0] * n)
+        self.rail = array("h" if self.rail_n < 32767 else "i", [0] * n)   # (never past rail_n)
         self.bad = bytearray(n)
         # Per-zone state.
         self.on_t = array("i", [0] * nz)

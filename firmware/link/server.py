@@ -11,7 +11,7 @@ is dropped and counted (reported by the health query).
 """
 import json
 
-from link.codec import START, Decoder, crc16, MAX_LEN
+from link.codec import MAX_LEN, START, Decoder, crc16
 
 try:
     from micropython import const

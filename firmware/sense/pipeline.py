@@ -120,6 +120,7 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     # a lesson's level this close to another's: `alike` in its land event
     # (the identification errors left are between Bakugan within 9 %)
     "alike_rel": 0.10,
+    "lesson_ms": 300,        # a register's landing: its level held still this long
 }
 
 
@@ -826,6 +827,15 @@ class Pipeline:
         if ok and not (shaped and bk < 0.0 and len(occ) > 1):
             # (not while one of a battle's two Bakugan may be being lifted)
             self._early(zi, level, se, t)
+        if ok and zi in self.pending and t - wt0 < p["lesson_ms"]:
+            # A lesson is the Bakugan's signature for the whole game: its
+            # level must hold still for lesson_ms first (a Bakugan being put
+            # down reads a creeping level that the trend checks let through,
+            # and the refinement after it can be cut short).
+            self._wait("lesson")
+            self.wact[zi] = 1
+            self.hold[zi] = wt0 + p["lesson_ms"]
+            return
         if ok:
             # The identity wait counts from when the level stopped moving, so
             # a forced decision never reads a Bakugan still opening.

@@ -58,7 +58,7 @@ WDT_MS = const(3000)
 WEB_MS = const(3)         # phone page budget per tick (ms)
 WEB_DIR = "web"
 WEB_FILES = ("phone.html", "phone.js", "mat.js", "mat.css")   # "/" is phone.html
-CONTROLS = ("gate", "miss", "ability", "resolve", "choose", "register", "undo")
+CONTROLS = ("gate", "miss", "ability", "resolve", "choose", "register", "undo", "which")
 # stage indices for the per-stage timing (bench_runtime)
 ST_SCAN = const(0)
 ST_SENSE = const(1)
@@ -353,6 +353,7 @@ class App:
             gc.threshold(4096)
         try:
             match = Match(_expand(self.bd), table, self._sensed, params=ROLL_PARAMS)
+            table.which = self._which   # the thrower's answer to an unsure landing
         finally:
             if th is not None:
                 gc.threshold(th)
@@ -728,10 +729,19 @@ class App:
             return False
         if not ok and self._last_reject is None:
             self._last_reject = "rejected by the referee" if ev["ev"] != "register" else "bad register event"
-        if ok and ev["ev"] == "register":
-            # not a referee input (nothing saved in the game), but a recording
-            # needs it: the raw log replays lessons too
+        if ok and (ev["ev"] == "register" or ev["ev"] == "which"):
+            # not referee inputs as such (which's undo and land are saved in
+            # the game), but a recording needs them: the raw log replays
+            # lessons and answers too
             self.link.send("input", ev)
+        return ok
+
+    def _which(self, zone, bakugan, t):
+        """The thrower's answer to an unsure landing (a button): as the
+        link's `which`, echoed for a recording."""
+        ok = self.match.which(zone, bakugan, t)
+        if ok:
+            self.link.send("input", {"t": t, "ev": "which", "zone": zone, "bakugan": bakugan})
         return ok
 
     def _calibrate(self, seq):

@@ -5,7 +5,8 @@
     g = referee.new_game(header, referee_sink)
     m = Match(board_def, g, sensed_sink)
     m.frame(adc_frame, t_ms)       # every frame
-    m.control(ev)                  # gate, miss, ability, resolve, choose, register
+    m.control(ev)                  # gate, miss, ability, resolve, choose, register,
+                                   # which {zone, bakugan} (a player's answer)
 
 Sensed landings become referee `land` events; identification asks the
 referee who may land now (`g.expects()`), so only the current player's
@@ -49,6 +50,8 @@ class Match:
         """Apply a control event; returns the referee's verdict (True if
         accepted), True for an accepted register, False for a bad one."""
         kind = ev.get("ev")
+        if kind == "which":
+            return self.which(ev.get("zone"), ev.get("bakugan"), ev.get("t", 0))
         if kind == "register":
             b = ev.get("bakugan")
             z = ev.get("zone")
@@ -77,6 +80,22 @@ class Match:
         elif kind == "ident" or kind == "unland":
             self._amend(ev)
 
+    def which(self, zone, bakugan, t):
+        """A player says which Bakugan the zone's last landing was (the
+        answer to `unsure`, from a button or the phone): it lands instead of
+        the one the mat named, if that landing is still the last event.
+        True when the game took it."""
+        land = self.guess.get(zone)
+        if type(bakugan) is not str or zone not in self.zones or land is None:
+            return False
+        if land["bakugan"] == bakugan:
+            return True
+        old = land["bakugan"]
+        if not self._amend({"ev": "ident", "t": t, "zone": zone, "bakugan": bakugan}):
+            return False
+        self.pipeline.rename(zone, old, bakugan)
+        return True
+
     def _amend(self, ev):
         """The pipeline names another Bakugan for the landing it reported on
         ev's zone (`ident`), or takes that landing back (`unland`): take the
@@ -86,7 +105,11 @@ class Match:
         if land is not None:
             evs = getattr(self.game, "events", None)
             if not evs or evs[-1] is not land:
-                return   # the game went on: the players can still undo by hand
+                return False   # the game went on: the players can still undo by hand
             self.game.feed({"t": ev["t"], "ev": "undo"})
         if ev["ev"] == "ident" and ev["bakugan"] is not None:
-            self.game.feed({"t": ev["t"], "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]})
+            land = {"t": ev["t"], "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]}
+            if self.game.feed(land):
+                self.guess[ev["zone"]] = land   # (a later answer may amend it again)
+                return True
+        return False

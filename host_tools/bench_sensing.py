@@ -50,12 +50,19 @@ def simulate(board, seed):
 TRUTH_LAG_MS = 600
 
 
-def run_pipeline(board, header, res, use_context=True, params=None, truth_context=False):
+ANSWER_MS = 1500   # a player answering the mat's question (BACK) this long after it
+
+
+def run_pipeline(board, header, res, use_context=True, params=None, truth_context=False, answer=False):
     """Feed a simulated game through Match (pipeline + referee); return the
     sensed events. truth_context: identification asks a second referee fed
     with the true landings (up to TRUTH_LAG_MS ago) instead of the match's
     own referee, which is fed with the sensed ones: the context without the
-    pipeline's own earlier mistakes."""
+    pipeline's own earlier mistakes. answer: the thrower answers every
+    `unsure` the pipeline sends (the table's question): BACK, through
+    Match.which, when the Bakugan named is not the one that landed and the
+    runner-up is; each accepted answer goes into the returned list as an
+    `ident` with "by": "player"."""
     fwpath.ensure()
     import referee
     from match import Match
@@ -76,7 +83,16 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
                 oracle.feed(evs[box[0]])
                 box[0] += 1
             return oracle.expects()[1]
-    m = Match(board, game, sensed.append, use_context=use_context, params=params, context=context)
+    opens = [o for o in res.truth if o["ev"] == "open"]
+    answers = []   # (time, zone, bakugan) the players will say
+
+    def sink(ev):
+        sensed.append(ev)
+        if answer and ev["ev"] == "unsure":
+            true = [o for o in opens if o["zone"] == ev["zone"] and o["t"] <= ev["t"] + EARLY_MS]
+            if true and true[-1]["bakugan"] == ev["alt"]:
+                answers.append((ev["t"] + ANSWER_MS, ev["zone"], ev["alt"]))
+    m = Match(board, game, sink, use_context=use_context, params=params, context=context)
     ctl = res.controls
     ci = 0
     nc = len(ctl)
@@ -84,6 +100,10 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
         while ci < nc and ctl[ci]["t"] <= t:
             m.control(ctl[ci])
             ci += 1
+        while answers and answers[0][0] <= t:
+            _, z, b = answers.pop(0)
+            if m.control({"t": t, "ev": "which", "zone": z, "bakugan": b}):
+                sensed.append({"ev": "ident", "t": t, "zone": z, "bakugan": b, "by": "player"})
         if truth_context:
             box[1] = t
         m.frame(v, t)
@@ -158,9 +178,13 @@ def _one_game(args):
     dt = time.time() - t0
     s2 = score(res.truth, run_pipeline(board, header, res, False, params))
     s3 = score(res.truth, run_pipeline(board, header, res, True, params, truth_context=True))
+    sa = run_pipeline(board, header, res, True, params, answer=True)
+    s4 = score(res.truth, sa)
     return {"id_n_truth": s3["id_n"], "id_ok_truth": s3["id_ok"],"opens": s1["opens"], "lands": s1["lands"], "matched": len(s1["matched"]), "false": len(s1["false"]),
             "missed": len(s1["missed"]), "id_n": s1["id_n"], "id_ok": s1["id_ok"], "id_n_free": s2["id_n"],
-            "id_ok_first": s1["id_ok_first"], "retracted": s1["retracted"], "amended": s1["amended"], "id_latency": s1["id_latency"],
+            "id_ok_first": s1["id_ok_first"], "id_n_ans": s4["id_n"], "id_ok_ans": s4["id_ok"],
+            "asked": sum(1 for e in sa if e["ev"] == "unsure"),
+            "answered": sum(1 for e in sa if e.get("by") == "player"), "retracted": s1["retracted"], "amended": s1["amended"], "id_latency": s1["id_latency"],
             "id_ok_free": s2["id_ok"], "latency": s1["latency"], "latency_lesson": s1["latency_lesson"], "frames": len(res.frames),
             "ms": res.frames[-1][0] if res.frames else 0, "pipe_s": dt}
 
@@ -168,7 +192,7 @@ def _one_game(args):
 def corpus(board, games, seed0, params=None, progress=None, jobs=1):
     """Totals over `games` simulated games from seed0 (in `jobs` processes)."""
     tot = {"opens": 0, "lands": 0, "matched": 0, "false": 0, "missed": 0, "id_n": 0, "id_ok": 0,
-           "id_n_free": 0, "id_ok_free": 0, "id_n_truth": 0, "id_ok_truth": 0, "latency": [], "latency_lesson": [],
+           "id_n_free": 0, "id_ok_free": 0, "id_n_truth": 0, "id_ok_truth": 0, "latency": [], "latency_lesson": [], "id_n_ans": 0, "id_ok_ans": 0, "asked": 0, "answered": 0,
            "id_ok_first": 0, "amended": 0, "id_latency": [], "retracted": 0, "frames": 0,
            "ms": 0, "pipe_s": 0.0}
     tasks = [(board, seed0 + k, params) for k in range(games)]
@@ -335,6 +359,10 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
       "    median %d ms, p95 %d ms after the true opening\n"
       % (tot["id_ok_first"] / float(tot["id_n"] or 1), tot["id_ok_first"], tot["id_n"], tot["amended"],
          statistics.median(tot["id_latency"] or [0]), _pct(tot["id_latency"], 0.95) or 0))
+    w("  the mat asking when unsure    %.4f (%d/%d): the thrower answers (BACK: the other one) %d of %d\n"
+      "    questions, %.1f questions per game\n"
+      % (tot["id_ok_ans"] / float(tot["id_n_ans"] or 1), tot["id_ok_ans"], tot["id_n_ans"], tot["answered"],
+         tot["asked"], tot["asked"] / float(games or 1)))
     w("  without context               %.4f (%d/%d)\n" % (idf, tot["id_ok_free"], tot["id_n_free"]))
     w("  with the true game's context  %.4f (%d/%d): the referee fed with the true landings, so one\n"
       "    wrong identification does not spoil the next ones\n"

@@ -143,6 +143,8 @@ def describe(kind, body):
             return "mat: the Bakugan on zone %s is %s after all" % (b.get("zone"), who)
         if ev == "unland":
             return "mat: no landing on zone %s after all (a ball that paused there)" % b.get("zone")
+        if ev == "unsure":
+            return "mat: not sure it is %s on zone %s (or %s): the thrower is asked" % (who, b.get("zone"), b.get("alt"))
         if ev == "roll":
             return "mat: a ball rolls across zone %s" % b.get("zone")
         if ev == "button":

@@ -285,6 +285,7 @@ class Pipeline:
         self.waits = {}          # why decisions waited: reason -> count (diagnostics)
         self.early = bool(p["early"])
         self.lastz = 0.0         # z score of the last identification
+        self.lastalt = None      # ... its runner-up when it was decided unsure
         self.prov = [None] * nz  # zone index -> (bakugan guessed, candidates then) of an early land
         for zi in range(nz):
             self._thresholds(zi)
@@ -312,6 +313,23 @@ class Pipeline:
         if zi is None:
             raise ValueError("no zone %r" % (zone,))
         self.pending[zi] = bakugan
+
+    def rename(self, zone, old, new):
+        """The players say the Bakugan standing on zone as `old` is `new`
+        (an answer to `unsure`, or a correction): the mat follows."""
+        zi = self._zidx.get(zone)
+        if zi is None:
+            return False
+        for o in self.occ[zi]:
+            if o.landed and o.bid == old:
+                o.bid = new
+                o.certain = False     # (not one to refine new's signature from)
+                if old is not None and self.where.get(old) == zi:
+                    del self.where[old]
+                if new is not None:
+                    self.where[new] = zi
+                return True
+        return False
 
     def signatures(self):
         return dict(self.sigs)
@@ -846,6 +864,7 @@ class Pipeline:
             pv = self.prov[zi]
             if pv is not None and pv[0] is not None and self.where.get(pv[0]) == zi:
                 del self.where[pv[0]]   # the guess is a candidate again
+            self.lastalt = None
             got = self._identify(zi, level, se, force, t, pv[1] if pv is not None else None)
             if got is None and pv is not None and pv[0] is not None:
                 self.where[pv[0]] = zi
@@ -874,15 +893,21 @@ class Pipeline:
                     if pv[0] is not None and self.where.get(pv[0]) == zi:
                         del self.where[pv[0]]
                     self._emit("ident", t, "zone", self.zone_ids[zi], "bakugan", bid)
-                return
-            ev = {"ev": "land", "t": t, "zone": self.zone_ids[zi], "bakugan": bid}
-            if learned:
-                ev["learned"] = True
-                alike = self._alike(bid, level)
-                if alike:
-                    ev["alike"] = alike
-            if self.sink is not None:
-                self.sink(ev)
+            else:
+                ev = {"ev": "land", "t": t, "zone": self.zone_ids[zi], "bakugan": bid}
+                if learned:
+                    ev["learned"] = True
+                    alike = self._alike(bid, level)
+                    if alike:
+                        ev["alike"] = alike
+                if self.sink is not None:
+                    self.sink(ev)
+            alt = self.lastalt
+            if alt is not None and bid is not None and not learned:
+                # the players can tell: the table asks the thrower
+                ev = {"ev": "unsure", "t": t, "zone": self.zone_ids[zi], "bakugan": bid, "alt": alt}
+                if self.sink is not None:
+                    self.sink(ev)
             return
         # 5. Unexplained (a field still coming, a knock, a closed ball at
         # the edge): wait; absorb it only once it has held for absorb_ms.
@@ -1147,6 +1172,13 @@ class Pipeline:
             return None, False, False     # nothing to tell it by: waiting would not help
         b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], others, p["other_prior"])
         self.lastz = z
+        self.lastalt = None
+        if force and not guess and post < p["decide_p"] and b in cands:
+            # decided without being sure: the runner-up among the expected
+            # ones is what the thrower may be asked about (`unsure`)
+            rest = [c for c in cands if c != b and c in self.sigs]
+            if rest:
+                self.lastalt = signature.posterior(level, se, rest, self.sigs, p["rel_spread"])[0]
         if force:
             return b, False, post >= p["certain_p"]
         if post < p["decide_p"]:

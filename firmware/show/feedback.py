@@ -199,7 +199,7 @@ class Feedback:
         (player, zone or -1, what)), called after sync(): the status LEDs
         take the awaited player's colour and breathe, and the zone asked
         about breathes in that colour (a take-or-move choice, rule 7's
-        offered gate, a battle awaiting OK)."""
+        offered gate, a landing the mat is unsure of)."""
         p, z, what = ask
         if self._winner >= 0 or p is None:
             return
@@ -207,7 +207,7 @@ class Feedback:
         if what != "throw":
             self._waiting = 1
         zi = self._zindex.get(z) if z is not None and z >= 0 else None
-        if zi is not None and (what == "choice" or what == "take"):
+        if zi is not None and (what == "choice" or what == "take" or what == "which"):
             self._mode[zi] = _BREATHE
             self._c1[zi] = self._pcol(p)
             self._lvl[zi] = P.WAIT_LEVEL

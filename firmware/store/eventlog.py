@@ -37,7 +37,8 @@ FIELDS = {
     "pass": (("player", "player", 1),),
     "item": (("player", "player", 1), ("card", "card", 1)),
 }
-# Raw logs carry the same control events (no `land`) plus `register`.
+# Raw logs carry the same control events (no `land`) plus `register` and
+# `which`.
 RAW_FIELDS = {
     "gate": FIELDS["gate"],
     "miss": FIELDS["miss"],
@@ -47,6 +48,8 @@ RAW_FIELDS = {
     "reveal": FIELDS["reveal"],
     "undo": (),
     "register": (("bakugan", "bakugan", 1), ("zone", "int", 1)),
+    # a player's answer to the mat's question about an unsure landing
+    "which": (("zone", "int", 1), ("bakugan", "bakugan", 1)),
     "trap": FIELDS["trap"],
     "gear": FIELDS["gear"],
     "evolve": FIELDS["evolve"],

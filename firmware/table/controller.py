@@ -24,7 +24,15 @@ Inferences (timings are constants below, documented in docs/table-play.md):
   MISS_WAIT_MS is a miss of the thrower's next Bakugan; the thrower's OK
   confirms it at once, BACK undoes it.
 
+- Unsure landing: the sensing decided who landed without being sure
+  (`unsure {zone, bakugan, alt}`): the zone breathes in the thrower's
+  colour for QUESTION_MS; the thrower's OK says it was the one named, BACK
+  that it was the other one (Match.which: the landing is taken back and the
+  other one lands). No answer: the reading stands.
+
 Buttons (two per player: OK and BACK; wiring.json names their roles):
+- OK or BACK short, by the thrower, while the mat asks about an unsure
+  landing: the answer (above), before any other meaning.
 - OK short: resolve a pending battle (either battling player); take, when a
   take-or-move choice is the player's; confirm a pending inferred miss;
   otherwise, on the thrower's turn, declare a miss (a ball that flew off the
@@ -43,6 +51,7 @@ from table.buttons import LONG, SHORT
 
 BATTLE_GRACE_MS = const(6000)
 MISS_WAIT_MS = const(2500)
+QUESTION_MS = const(8000)   # an unsure landing's question is open this long
 # a zone stirred at most this long, with nothing settling, is a ball rolling
 # across (the sensing's `roll`); a hand hovering longer is not
 ROLL_MAX_MS = const(1500)
@@ -66,6 +75,8 @@ class Table:
         self.roll_at = -1  # a roll with no landing yet
         self.pending_miss = None  # inferred miss awaiting confirmation: the event
         self.offer = -1  # rule-7 zone on offer
+        self.question = None  # (zone, named, alt, player, t): the mat is unsure who landed
+        self.which = None  # which(zone, bakugan, t): Match.which, set by the app
         self.t = 0
 
     # ---------------------------------------------------------- plumbing
@@ -136,6 +147,12 @@ class Table:
         t = ev.get("t", self.t)
         self.t = t
         bt = self.j.game.battle
+        if kind == "unsure":
+            p = self.j.game.bak_owner.get(ev.get("bakugan"))
+            if p is not None:
+                self.question = (ev.get("zone"), ev.get("bakugan"), ev.get("alt"), p, t)
+        elif kind == "land" or kind == "unland":
+            self.question = None    # a new landing: the question is gone
         if kind == "leave" and bt is not None and ev.get("zone") == bt[0]:
             b = ev.get("bakugan")
             if b not in self.lifted:
@@ -157,6 +174,8 @@ class Table:
         elif self.grace_from >= 0 and not self.touched and t - self.grace_from >= BATTLE_GRACE_MS:
             self.grace_from = -1
             self._send({"t": t, "ev": "resolve", "by": "infer"})
+        if self.question is not None and t - self.question[4] >= QUESTION_MS:
+            self.question = None    # no answer: the mat's reading stands
         if self.roll_at >= 0 and t - self.roll_at >= MISS_WAIT_MS:
             self.roll_at = -1
             p, cands = g.expects()
@@ -180,6 +199,15 @@ class Table:
             return self.j.undo(t) is not None
         if gesture != SHORT:
             return False
+        q = self.question
+        if q is not None and q[3] == player:
+            # the thrower answers the mat's question: OK, it was the one it
+            # named; BACK, it was the other one
+            self.question = None
+            if role == BACK and self.which is not None:
+                g = None   # (an amend undoes: no reference to the game here)
+                return self.which(q[0], q[2], t)
+            return True
         if role == BACK:
             if self.pending_miss is not None and g.bak_owner.get(self.pending_miss["bakugan"]) == player:
                 self.pending_miss = None
@@ -217,6 +245,9 @@ class Table:
     def asking(self):
         """What the LEDs should show as awaited: (player, zone or -1, what)."""
         g = self.j.game
+        q = self.question
+        if q is not None:
+            return (q[3], q[0], "which")
         if g.battle is not None:
             return (g.bak_owner[g.battle[2]], g.battle[0], "battle")
         if g.choice is not None:

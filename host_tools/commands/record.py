@@ -27,7 +27,7 @@ from host_tools.commands import game as game_cmd
 from host_tools.errors import UserError
 from host_tools.progress import Progress
 
-CONTROL_EVS = ("gate", "miss", "ability", "resolve", "choose", "register")
+CONTROL_EVS = ("gate", "miss", "ability", "resolve", "choose", "register", "which")
 
 
 def add_arguments(p):

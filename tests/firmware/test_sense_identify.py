@@ -159,6 +159,28 @@ class Identify(unittest.TestCase):
         self.col.events = []
         self.assertEqual(self.land("drago", 110.0, 40.0)[0], "drago")
 
+    def test_unsure_landing_names_the_runner_up(self):
+        # halfway between skyress and drago and still: decided once
+        # max_wait_ms has passed, without being sure, and the runner-up is
+        # named for the thrower to be asked
+        self.ctx = ["skyress", "drago", "gorem"]
+        sg = self.p.signatures()
+        self.sc.magnets["x"] = ((sg["skyress"] + sg["drago"]) / 2.0, 30.0, 60.0)
+        self.sc.run(self.p, 800)
+        unsure = self.col.kinds("unsure")
+        self.assertEqual(len(unsure), 1)
+        u = unsure[0]
+        self.assertEqual(sorted([u["bakugan"], u["alt"]]), ["drago", "skyress"])
+        self.assertEqual(self.p.occupants(0), [u["bakugan"]])
+        # the players say it was the other one: the mat follows
+        self.assertTrue(self.p.rename(0, u["bakugan"], u["alt"]))
+        self.assertEqual(self.p.occupants(0), [u["alt"]])
+
+    def test_a_clear_landing_asks_nothing(self):
+        self.ctx = ["skyress", "drago", "gorem"]
+        self.land("drago", 30.0, 60.0)
+        self.assertEqual(self.col.kinds("unsure"), [])
+
     def test_on_mat_excluded(self):
         self.ctx = ["drago", "skyress"]
         self.sc.magnets["drago"] = (LEVELS["drago"], 28.0, 57.0)
@@ -206,6 +228,19 @@ class Amend(unittest.TestCase):
         self.m._sensed({"ev": "unland", "t": 100, "zone": 0, "bakugan": "drago"})
         self.assertEqual(self.kinds(), ["gate", "gate"])
         self.assertEqual(self.j.game.turn, 0)
+
+    def test_which_is_the_players_answer(self):
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})
+        self.assertTrue(self.m.control({"ev": "which", "t": 900, "zone": 0, "bakugan": "drago"}))
+        self.assertEqual(self.kinds(), ["gate", "gate", "land"])
+        self.assertEqual(self.j.events[-1]["bakugan"], "drago")
+        # asked again (it was serpenoid after all): amended again
+        self.assertTrue(self.m.control({"ev": "which", "t": 950, "zone": 0, "bakugan": "serpenoid"}))
+        self.assertEqual(self.j.events[-1]["bakugan"], "serpenoid")
+        # bad answers change nothing
+        self.assertFalse(self.m.control({"ev": "which", "t": 990, "zone": 7, "bakugan": "drago"}))
+        self.assertFalse(self.m.control({"ev": "which", "t": 990, "zone": 0, "bakugan": 5}))
+        self.assertEqual(self.j.events[-1]["bakugan"], "serpenoid")
 
     def test_nothing_after_the_landing_is_undone(self):
         self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})

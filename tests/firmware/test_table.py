@@ -222,3 +222,37 @@ class ButtonMeanings(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Question(unittest.TestCase):
+    """An unsure landing (`unsure` from the sensing): the mat asks the
+    thrower; OK says it was the one named, BACK the other one."""
+
+    def setUp(self):
+        self.table = Table(Journal(header(), [].append), [].append)
+        self.answers = []
+        self.table.which = lambda z, b, t: self.answers.append((z, b, t)) or True
+        self.table.feed({"t": 0, "ev": "gate", "player": 0, "gate": "d1", "zone": 1})
+        self.table.feed({"t": 1, "ev": "gate", "player": 1, "gate": "r1", "zone": 2})
+        self.table.feed({"t": 2, "ev": "land", "zone": 1, "bakugan": "serpenoid"})
+        self.table.sensed({"ev": "land", "t": 2, "zone": 1, "bakugan": "serpenoid"})
+        self.table.sensed({"ev": "unsure", "t": 200, "zone": 1, "bakugan": "serpenoid", "alt": "drago"})
+
+    def test_the_zone_asks_the_thrower(self):
+        self.assertEqual(self.table.asking(), (0, 1, "which"))
+
+    def test_back_says_it_was_the_other_one(self):
+        self.assertFalse(self.table.button(3, SHORT, 900))   # not the thrower's button: no answer
+        self.assertEqual(self.answers, [])
+        self.assertTrue(self.table.button(1, SHORT, 1000))   # player 0's BACK
+        self.assertEqual(self.answers, [(1, "drago", 1000)])
+        self.assertNotEqual(self.table.asking()[2], "which")
+
+    def test_ok_confirms_and_no_answer_lets_the_reading_stand(self):
+        self.assertTrue(self.table.button(0, SHORT, 1000))   # player 0's OK
+        self.assertEqual(self.answers, [])
+        self.assertNotEqual(self.table.asking()[2], "which")
+        self.table.sensed({"ev": "unsure", "t": 2000, "zone": 1, "bakugan": "serpenoid", "alt": "drago"})
+        self.table.tick(2000 + controller.QUESTION_MS)
+        self.assertNotEqual(self.table.asking()[2], "which")
+        self.assertEqual(self.answers, [])

@@ -176,3 +176,42 @@ def test_read_names_the_file(tmp_path, good_lines):
     with pytest.raises(UserError) as e:
         rawlog.read(str(tmp_path / "missing.ndjson"))
     assert "cannot read" in str(e.value)
+
+
+def test_which_is_a_control_and_replays_as_the_players_answer(tmp_path, board):
+    """`which {zone, bakugan}` (a player's answer to an unsure landing) is
+    read from a raw log and replayed through Match.which: the landing the
+    mat named is taken back and the one named by the player lands."""
+    from host_tools import rawreplay
+    sc = sim.parse_scenario("""
+        gate 0 dan-gold on zone 4 at 0.2s
+        gate 1 runo-gold on zone 5 at 0.3s
+        register drago on zone 4 at 0.4s
+        place drago on zone 4 at 0.8s
+        remove drago at 2.5s
+        throw drago -> zone 4 at 5s
+        idle 3s
+    """)
+    res = sim.run(board, sc, seed=3)
+    lines = res.raw_lines(game_header())
+    log = read(lines)
+    land_t = [t for t, _ in log.frames if t > 5000][0]
+    # the thrower says it was serpenoid (a wrong answer on purpose: the
+    # replay must follow the player, not the sensors)
+    answer = json.dumps({"t": land_t + 2000, "ev": "which", "zone": 4, "bakugan": "serpenoid"},
+                        separators=(",", ":"))
+    i = next(i for i, ln in enumerate(lines) if i > 0 and json.loads(ln)["t"] >= land_t + 2000)
+    lines = lines[:i] + [answer] + lines[i:]
+    assert [c["ev"] for c in read(lines).controls][-1] == "which"
+    path = tmp_path / "which.ndjson"
+    path.write_text("".join(ln + "\n" for ln in lines), encoding="utf-8")
+    out = io.StringIO()
+    rawreplay.replay_raw(str(path), "json", out=out)
+    evs = [json.loads(x) for x in out.getvalue().splitlines()]
+    stands = [e["bakugan"] for e in evs if e["ev"] == "stand"]
+    assert stands == ["drago", "serpenoid"], evs
+    assert any(e["ev"] == "undo" for e in evs)
+    # and a bad answer names its line
+    bad = lines[:i] + [answer.replace('"zone":4', '"zone":"4"')] + lines[i:]
+    e = err(bad)
+    assert e.line == i + 1 and "zone" in str(e)

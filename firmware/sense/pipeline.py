@@ -692,8 +692,7 @@ class Pipeline:
         # field it cancels (the checks below read near-cancellation as a
         # lift).
         arrived = False
-        if len(occ) == 1 and occ[0].landed and occ[0].sig and self.context is not None and \
-                zi not in self.pending:   # (_identify would take the lesson)
+        if len(occ) == 1 and occ[0].landed and occ[0].sig and self.context is not None:
             lv, se_v, ok_v = self._signature(zi, vec, na)
             # (beyond what a baseline that drifted leaves: half a noise
             # unit; and only when a Bakugan the referee expects has the

@@ -17,7 +17,8 @@ referee.journal.Journal, or anything with its `events` and undo input) and
 the named one lands. `register {bakugan, zone}` teaches the
 pipeline the next Bakugan that settles on that zone; that landing is a
 lesson, not a throw, and is not passed to the referee. Every sensed event
-(land, leave, fault) also goes to `sink` when one is given.
+(land, ident, unland, unsure, leave, fault) also goes to `sink` when one
+is given.
 
 The board (firmware main loop), raw-log replay and the tests all drive this
 same object.
@@ -82,7 +83,7 @@ class Match:
 
     def which(self, zone, bakugan, t):
         """A player says which Bakugan the zone's last landing was (the
-        answer to `unsure`, from a button or the phone): it lands instead of
+        answer to `unsure`, from a button or a link `ctl`): it lands instead of
         the one the mat named, if that landing is still the last event.
         True when the game took it."""
         land = self.guess.get(zone)

@@ -7,6 +7,9 @@
 sink receives plain dicts:
     {"ev": "land",  "t": ms, "zone": z, "bakugan": id}   (+ "learned": True
                                                            when it answered a register)
+    {"ev": "ident", "t": ms, "zone": z, "bakugan": id}   (the last land was another one)
+    {"ev": "unland", "t": ms, "zone": z, "bakugan": id}  (the last land is taken back)
+    {"ev": "unsure", "t": ms, "zone": z, "bakugan": id, "alt": id}
     {"ev": "leave", "t": ms, "zone": z, "bakugan": id}
     {"ev": "fault", "t": ms, "ch": c, "kind": "dead" | "stuck" | "saturated"}
 t is the time of the frame at which the pipeline decided; bakugan is None

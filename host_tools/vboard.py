@@ -197,7 +197,10 @@ class VBoard:
         self.master, self.slave = os.openpty()
         self._setup_tty(self.slave)
         for target in (self._pty_reader, self._bridge_acceptor, self._side_acceptor, self._watchdog):
-            threading.Thread(target=target, daemon=True).start()
+            t = threading.Thread(target=target, daemon=True)
+            t.start()
+            if target == self._pty_reader:
+                self._reader = t
         self._spawn("power")
         self.wait_booted(timeout)
         return self
@@ -272,6 +275,8 @@ class VBoard:
     def restart(self, cause):
         """Kill the process (as a reset or a power cut does) and boot again."""
         with self._lock:
+            if self._stop:
+                return          # a reset asked for while the board is being stopped
             self.resets.append((self.vnow, cause))
             p = self.proc
             if p is not None and p.poll() is None:
@@ -292,26 +297,36 @@ class VBoard:
         self.wait_booted(timeout)
 
     def stop(self):
-        self._stop = True
-        for p in self._procs:
-            if p.poll() is None:
-                p.kill()
-                try:
-                    p.wait(5)
-                except subprocess.TimeoutExpired:
-                    pass
+        with self._lock:        # not while restart() is spawning a process
+            self._stop = True
+            for p in self._procs:
+                if p.poll() is None:
+                    p.kill()
+                    try:
+                        p.wait(5)
+                    except subprocess.TimeoutExpired:
+                        pass
         for s in (getattr(self, "_side_srv", None), getattr(self, "_ser_srv", None), self._client):
             try:
                 if s is not None:
                     s.close()
             except OSError:
                 pass
-        for fd in (getattr(self, "master", None), getattr(self, "slave", None)):
-            try:
-                if fd is not None:
-                    os.close(fd)
-            except OSError:
-                pass
+        # The pty's fd numbers are reused by the next pipe the process opens
+        # (a test's subprocess): the reader must be gone before they close, and
+        # writers check _stop under the lock, or they would read or write
+        # someone else's pipe.
+        reader = getattr(self, "_reader", None)
+        if reader is not None:
+            reader.join(5)
+        with self._pty_lock:
+            for fd in (getattr(self, "master", None), getattr(self, "slave", None)):
+                try:
+                    if fd is not None:
+                        os.close(fd)
+                except OSError:
+                    pass
+            self.master = self.slave = None
         if self._own_dir:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
@@ -350,6 +365,8 @@ class VBoard:
     def serial_write(self, data):
         """Write bytes into the board's serial input (as if typed)."""
         with self._pty_lock:
+            if self._stop:
+                raise OSError("the virtual board is stopped")
             os.write(self.master, data)
 
     def _bridge_acceptor(self):
@@ -379,6 +396,8 @@ class VBoard:
             with self._lock:
                 self._received += len(data)
             with self._pty_lock:
+                if self._stop:
+                    break
                 view = memoryview(data)
                 while view:
                     n = os.write(self.master, view)

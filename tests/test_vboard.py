@@ -302,3 +302,21 @@ def test_littlefs_image_as_the_boards_filesystem(board, tmp_path):
                         "vfs.mount(vfs.VfsLfs2(FileBlockDev(%r)), '/f')\nprint(open('/f/game.ndj').read().count(chr(10)))"
                         % (fwpath.FIRMWARE_DIR, str(img))], capture_output=True, text=True, timeout=30)
     assert r.stdout.strip() == "2", r.stdout + r.stderr
+
+
+def test_stop_leaves_no_thread_on_the_closed_pty(board, tmp_path):
+    # The pty's fd numbers are reused by the next pipe this process opens: a
+    # reader still running after stop() would swallow a subprocess's output.
+    v = VBoard(board, lockstep=False, workdir=str(tmp_path))
+    v.start()
+    v.stop()
+    assert not v._reader.is_alive()
+    r, w = os.pipe()
+    try:
+        os.write(w, b"mine")
+        assert os.read(r, 16) == b"mine"
+    finally:
+        os.close(r)
+        os.close(w)
+    with pytest.raises(OSError):
+        v.serial_write(b"\x03")

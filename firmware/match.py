@@ -38,11 +38,22 @@ class Match:
         ctx = context or self._context
         self.pipeline = Pipeline(board, self._sensed, ctx if use_context else None, params)
         self.zones = set(self.pipeline.zone_ids)
+        if use_context:
+            self.pipeline.stays = self._stays
         self.guess = {}   # zone -> the land event fed for the pipeline's first guess
 
     def _context(self):
         player, ids = self.game.expects()
         return ids
+
+    def _stays(self, zone, bakugan):
+        # the referee keeps it standing there and no battle or choice is
+        # pending (which would take it off the field)
+        g = self.game
+        stand = getattr(g, "stand", None)
+        if stand is None or getattr(g, "battle", None) is not None or getattr(g, "choice", None) is not None:
+            return False
+        return bakugan in stand.get(zone, ())
 
     def frame(self, frame, t):
         self.pipeline.feed(frame, t)

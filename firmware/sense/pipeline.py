@@ -97,6 +97,7 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "lift_ms": 120,          # a partial drop holding this long is not a lift
     "leave_hold_ms": 200,    # a leave must hold this long: a ball rolling to a stop on an
                              # occupied zone may cancel the occupant's field for a moment
+    "leave_quiet_ms": 160,   # ... then the window starts again: still frames for this long
     "tail_share": 0.3,       # what a lift leaves for a moment, of the field...
     "tail_ms": 300,          # ... and for how long at most
     "quiet_sigma": 4.0,      # a zone is empty when its mean is this close to the baseline
@@ -105,6 +106,7 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "decide_p": 0.995,       # identification: posterior needed to decide at once
     "certain_p": 0.9999,     # ... to refine the signature from this landing
     "match_z": 3.5,          # ... and the field must match the candidate this well
+    "force_z": 6.0,          # a decision forced by max_wait_ms: no candidate this close, no landing
     "rel_spread": 0.03,      # a Bakugan's level from landing to landing
     "other_prior": 0.002,    # prior of a Bakugan the referee does not expect
     "max_wait_ms": 160,      # decide anyway after the level has held still this long
@@ -174,6 +176,10 @@ class Pipeline:
         self.params = p
         self.sink = sink
         self.context = context
+        # stays(zone id, bakugan) -> True while the referee has that Bakugan
+        # standing there with nothing that takes it off (no lift expected);
+        # set by Match, None: every lift is plausible
+        self.stays = None
         sensors = board["sensors"]
         zones = board["zones"]
         n = len(sensors)
@@ -279,6 +285,7 @@ class Pipeline:
         self.zdead = bytearray(nz)
         self.occ = [[] for _ in range(nz)]
         self.pending = {}        # zone index -> bakugan id to learn
+        self.cw = [-1] * self.nz  # zone index -> window taken as a cancelling arrival
         self.sigs = {}           # bakugan id -> learnt signed level
         self.where = {}          # bakugan id -> zone index it stands on
         self.started = False
@@ -695,7 +702,8 @@ class Pipeline:
         # field it cancels (the checks below read near-cancellation as a
         # lift).
         arrived = False
-        if len(occ) == 1 and occ[0].landed and occ[0].sig and self.context is not None:
+        if len(occ) == 1 and occ[0].landed and occ[0].sig and self.context is not None and \
+                zi not in self.pending:
             lv, se_v, ok_v = self._signature(zi, vec, na)
             # (beyond what a baseline that drifted leaves: half a noise
             # unit; and only when a Bakugan the referee expects has the
@@ -709,9 +717,14 @@ class Pipeline:
                     got = self._identify(zi, la, se_a, True, t, cands, True)
                     arrived = ok_a and self.lastz <= p["match_z"] and got[0] in self.sigs
         # 1. Quiet: everything left, the field is back to the baseline.
-        if not arrived and self._quiet(zi, now, 3) and self._quiet(zi, self._perp(zi, vec, old), na):
+        quiet = not arrived and self._quiet(zi, now, 3) and self._quiet(zi, self._perp(zi, vec, old), na)
+        if quiet:
             if self._hold_leave(zi, t):
                 return
+            if self._cancels(zi, [vec[j] - old[j] for j in range(m)], na, t):
+                quiet = False
+                arrived = True
+        if quiet:
             for o in occ:
                 self._left(zi, o, t)
             if self.prov[zi] is not None:
@@ -869,13 +882,22 @@ class Pipeline:
                 del self.where[pv[0]]   # the guess is a candidate again
             self.lastalt = None
             got = self._identify(zi, level, se, force, t, pv[1] if pv is not None else None)
-            if got is None and pv is not None and pv[0] is not None:
+            if force and got is not None and got[0] in self.sigs and not got[1] and \
+                    self.lastz > p["force_z"]:
+                # Decided by the clock, yet no one who may land has this
+                # level (a battle's pair lifted one after the other leaves
+                # a fading tail in the window's mean): not a landing, the
+                # field is unexplained (5.).
+                self._wait("mismatch")
+                got = False
+            if not got and pv is not None and pv[0] is not None:
                 self.where[pv[0]] = zi
             if got is None:
                 self._wait("identity")
                 self.wact[zi] = 1     # keep averaging, decide on a later frame
                 self.hold[zi] = t + (self.period_ms if self.gs is not None else 3 * self.period_ms)
                 return
+        if ok and got:
             bid, learned, certain = got
             o = Occupant(bid, delta, True, t)
             o.learned = learned
@@ -986,24 +1008,84 @@ class Pipeline:
                 sig = o.sig
         if k != 1 or not sig:
             return False   # two stand: the battle is on, no third comes
-        h = self.wt0[zi] + self.params["leave_hold_ms"]
-        if t >= h or self.context is None:
+        if self.context is None:
             return False
+        p = self.params
+        wt0 = self.wt0[zi]
+        if wt0 != self.tw0[zi]:
+            # the window was started again (below): the leave is judged on
+            # its still frames once it has leave_quiet_ms of them
+            if t >= wt0 + p["leave_quiet_ms"]:
+                return False
+            self._wait("leave")
+            self.wact[zi] = 1
+            self.hold[zi] = wt0 + p["leave_quiet_ms"]
+            return True
         # Only when a Bakugan that may land now could cancel it: a learnt
-        # level of the other sign, at least half as strong (otherwise the
+        # level of the other sign, at least half as strong (a stronger one
+        # too: its field passes through zero on the way in) (otherwise the
         # leave is taken at once, and the baselines are set again on the
         # empty card before anything they drifted by looks like a field).
         near = False
         for b in self.context() or ():
             s = self.sigs.get(b)
-            if s is not None and s * sig < 0.0 and 2.0 * abs(s) >= abs(sig) and abs(s) <= 2.0 * abs(sig):
+            if s is not None and s * sig < 0.0 and 2.0 * abs(s) >= abs(sig):
                 near = True
         if not near:
             return False
+        h = wt0 + p["leave_hold_ms"]
+        if t >= h:
+            # The window's mean still holds the frames of the field going
+            # (or of a ball rolling in): start it again and judge the leave
+            # on still frames alone. Two Bakugan of opposite polarity leave
+            # a residue of a few counts that 3 frames do not tell from noise
+            # but leave_quiet_ms of frames do (measured: 6 of 7 missed
+            # battle landings in 40 games were this).
+            self._restart(zi, t)
+            self._wait("leave")
+            self.hold[zi] = t + p["leave_quiet_ms"]
+            return True
         self._wait("leave")
         self.wact[zi] = 1
         self.hold[zi] = h
         return True
+
+    def _cancels(self, zi, delta, na, t):
+        """True when the field of the zone's only Bakugan went (the zone
+        reads quiet after the leave hold) but the referee still has it
+        standing there, and the change has the level of a Bakugan the
+        referee expects: one of the other polarity landed on it and its
+        field cancels the standing one's. Two such magnets at the same spot
+        leave too little to tell from a lift (the plate spreads both fields
+        alike), so the referee's picture decides: a Bakugan it took off the
+        field (a lost battle, a captured gate) is lifted; one it keeps is
+        not, at the moment a throw is expected (measured: every missed
+        landing left in 40 games was such a battle)."""
+        occ = self.occ[zi]
+        if len(occ) != 1 or self.stays is None or self.context is None or zi in self.pending:
+            return False
+        o = occ[0]
+        if not o.landed or not o.sig or o.bid is None or self.wt0[zi] == self.tw0[zi]:
+            return False      # (wt0 != tw0: the leave hold was applied, a candidate could cancel it)
+        if self.cw[zi] == self.wt0[zi]:
+            return True       # taken as an arrival on an earlier frame of this window
+        if not self.stays(self.zone_ids[zi], o.bid):
+            return False
+        cands = self.context()
+        if not cands:
+            return False
+        la, se_a, ok_a = self._signature(zi, delta, na)
+        if not ok_a or la * o.sig >= 0.0:
+            return False
+        self.lastz = 99.0
+        got = self._identify(zi, la, se_a, True, t, cands, True)
+        if got is not None and got[0] is not None and got[0] != o.bid and got[0] in self.sigs and \
+                self.lastz <= self.params["match_z"]:
+            # (the early land that follows starts a battle: the referee no
+            # longer keeps the standing one, the window remembers instead)
+            self.cw[zi] = self.wt0[zi]
+            return True
+        return False
 
     def _moving(self, zi, level, now, old, na):
         """True when the window's level (a change from the state old) is

@@ -100,6 +100,7 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "leave_quiet_ms": 160,   # ... then the window starts again: still frames for this long
     "tail_share": 0.3,       # what a lift leaves for a moment, of the field...
     "tail_ms": 300,          # ... and for how long at most
+    "residue_ms": 400,       # what is left of a lift the referee expects, of another shape
     "quiet_sigma": 4.0,      # a zone is empty when its mean is this close to the baseline
     "refine_ms": 1500,       # after a landing, frames averaged into its signature
     "min_level_sigma": 4.0,  # a landing's level must be this many standard errors
@@ -286,6 +287,7 @@ class Pipeline:
         self.occ = [[] for _ in range(nz)]
         self.pending = {}        # zone index -> bakugan id to learn
         self.cw = [-1] * self.nz  # zone index -> window taken as a cancelling arrival
+        self.lh = [-1] * self.nz  # zone index -> window started again by the leave hold
         self.sigs = {}           # bakugan id -> learnt signed level
         self.where = {}          # bakugan id -> zone index it stands on
         self.started = False
@@ -798,14 +800,27 @@ class Pipeline:
                             # polarity arrived on the standing one
                             arrival = True
                     wait = p["tail_ms"] if tail else p["lift_ms"]
+                    if not tail and not arrival and (self.stays is None or
+                                                     not self.stays(self.zone_ids[zi], best.bid)):
+                        # A lift the referee expects (it took the Bakugan
+                        # off, or a battle's pair is being cleared): a 300 ms
+                        # lift leaves a tail of another shape (tilted,
+                        # shifted) for longer than lift_ms (measured: 13 of
+                        # 15 false landings in 80 games were such tails).
+                        wait = p["residue_ms"]
                     if not arrival and t - self.wt0[zi] < wait:
                         self._wait("tail" if tail else "residue")
                         self.wact[zi] = 1
                         self.hold[zi] = t + self.period_ms
                         return
                     gone = False
-        if gone and best.landed and self._hold_leave(zi, t):
-            return
+        if gone and best.landed:
+            if self._hold_leave(zi, t):
+                return
+            if self._cancels(zi, delta, na, t):
+                gone = False
+                shaped = False
+                arrived = True
         if gone:
             if self.prov[zi] is not None:
                 self._unland(zi, t)
@@ -1012,7 +1027,7 @@ class Pipeline:
             return False
         p = self.params
         wt0 = self.wt0[zi]
-        if wt0 != self.tw0[zi]:
+        if self.lh[zi] == wt0:
             # the window was started again (below): the leave is judged on
             # its still frames once it has leave_quiet_ms of them
             if t >= wt0 + p["leave_quiet_ms"]:
@@ -1042,6 +1057,7 @@ class Pipeline:
             # but leave_quiet_ms of frames do (measured: 6 of 7 missed
             # battle landings in 40 games were this).
             self._restart(zi, t)
+            self.lh[zi] = t
             self._wait("leave")
             self.hold[zi] = t + p["leave_quiet_ms"]
             return True
@@ -1065,8 +1081,8 @@ class Pipeline:
         if len(occ) != 1 or self.stays is None or self.context is None or zi in self.pending:
             return False
         o = occ[0]
-        if not o.landed or not o.sig or o.bid is None or self.wt0[zi] == self.tw0[zi]:
-            return False      # (wt0 != tw0: the leave hold was applied, a candidate could cancel it)
+        if not o.landed or not o.sig or o.bid is None or self.lh[zi] != self.wt0[zi]:
+            return False      # (the leave hold was applied: a candidate could cancel it)
         if self.cw[zi] == self.wt0[zi]:
             return True       # taken as an arrival on an earlier frame of this window
         if not self.stays(self.zone_ids[zi], o.bid):

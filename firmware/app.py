@@ -246,6 +246,7 @@ class App:
         self.replaying = False
         self._input_zone = None
         self._view_dirty = False
+        self._asked = None           # the table's question the LEDs last showed
         self._maint_pending = False
         self._reset_pending = False
         self._selftest = None
@@ -458,9 +459,11 @@ class App:
         t = ev.get("t", 0)
         if t > self.last_t:
             self.last_t = t
-        if not self.replaying and ev.get("ev") != "land":
+        if not self.replaying and ev.get("ev") != "land" and ev.get("by") != "amend":
             # echo accepted controls, wherever they came from (link, buttons,
-            # phone, inference), so a recording host logs them all
+            # phone, inference), so a recording host logs them all (not the
+            # ones an amend feeds again: the `which` or the sensing's `ident`
+            # that caused it does it again in a replay)
             self.link.send("input", ev)
         try:
             self.store.game_append(ev)
@@ -551,8 +554,11 @@ class App:
         t3 = us()
         # 4. feedback: decisions of this tick show now
         try:
-            if self._view_dirty and self.game is not None:
+            # (the table's question opens and closes without a game event:
+            # an unsure landing, an answer that confirms, no answer in time)
+            if self.game is not None and (self._view_dirty or self.table.question is not self._asked):
                 self._view_dirty = False
+                self._asked = self.table.question
                 self.fb.sync(self.game.view())
                 ask = getattr(self.fb, "asking", None)
                 if ask is not None:

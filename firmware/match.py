@@ -26,6 +26,7 @@ same object.
 from sense.pipeline import Pipeline
 
 CONTROLS = ("gate", "miss", "ability", "resolve", "choose")
+AMEND_BACK = 6   # an amend takes back at most this many events after the landing
 
 
 class Match:
@@ -94,7 +95,8 @@ class Match:
 
     def which(self, zone, bakugan, t):
         """A player says which Bakugan the zone's last landing was (the
-        answer to `unsure`, from a button or a link `ctl`): it lands instead of
+        answer to `unsure`, from a button or the phone page via Table.answer,
+        or a link `ctl`): it lands instead of
         the one the mat named, if that landing is still the last event.
         True when the game took it."""
         land = self.guess.get(zone)
@@ -110,18 +112,46 @@ class Match:
 
     def _amend(self, ev):
         """The pipeline names another Bakugan for the landing it reported on
-        ev's zone (`ident`), or takes that landing back (`unland`): take the
-        guess back (`undo`, an ordinary input event of the log) if nothing
-        came after it, and land the one named."""
+        ev's zone (`ident`, or a player's answer), or takes that landing back
+        (`unland`): take the guess back (`undo`, an ordinary input event of
+        the log) and land the one named. When the players went on meanwhile
+        (an ability, the battle resolved: they act within a second, the
+        thrower answers the mat's question within seconds), the events after
+        the landing are taken back too and fed again after it, stamped with
+        the amend's time and "by": "amend" -- only if the rewritten history
+        is one the referee takes whole (checked on a scratch game first),
+        and at most AMEND_BACK events back. Everything stays in the log: the
+        first version, the undos, the new one."""
         land = self.guess.pop(ev["zone"], None)
+        t = ev["t"]
+        new = None
+        if ev["ev"] == "ident" and ev["bakugan"] is not None:
+            new = {"t": t, "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]}
+        later = ()
         if land is not None:
             evs = getattr(self.game, "events", None)
-            if not evs or evs[-1] is not land:
-                return False   # the game went on: the players can still undo by hand
-            self.game.feed({"t": ev["t"], "ev": "undo"})
-        if ev["ev"] == "ident" and ev["bakugan"] is not None:
-            land = {"t": ev["t"], "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]}
-            if self.game.feed(land):
-                self.guess[ev["zone"]] = land   # (a later answer may amend it again)
-                return True
-        return False
+            if not evs:
+                return False
+            k = len(evs) - 1
+            while k >= 0 and k >= len(evs) - 1 - AMEND_BACK and evs[k] is not land:
+                k -= 1
+            if k < 0 or evs[k] is not land:
+                return False   # too far back: the players can still undo by hand
+            if k < len(evs) - 1:
+                later = []
+                for e in evs[k + 1:]:
+                    e = dict(e)
+                    e["t"] = t
+                    e["by"] = "amend"
+                    later.append(e)
+                if not self.game.replays(evs[:k] + ([new] if new is not None else []) + later):
+                    return False
+            for _ in range(len(later) + 1):
+                self.game.feed({"t": t, "ev": "undo"})
+        ok = False
+        if new is not None and self.game.feed(new):
+            self.guess[ev["zone"]] = new   # (a later answer may amend it again)
+            ok = True
+        for e in later:
+            self.game.feed(e)
+        return ok

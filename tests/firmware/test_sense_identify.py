@@ -200,8 +200,8 @@ if __name__ == "__main__":
 
 class Amend(unittest.TestCase):
     """firmware/match.py: a sensed `ident` takes the guessed landing back
-    with `undo` and lands the one named; `unland` only takes it back; both
-    only while that landing is still the referee's last event."""
+    with `undo` and lands the one named; `unland` only takes it back; what
+    the players did after it is fed again when the referee takes it."""
 
     def setUp(self):
         from match import Match
@@ -242,8 +242,29 @@ class Amend(unittest.TestCase):
         self.assertFalse(self.m.control({"ev": "which", "t": 990, "zone": 0, "bakugan": 5}))
         self.assertEqual(self.j.events[-1]["bakugan"], "serpenoid")
 
-    def test_nothing_after_the_landing_is_undone(self):
+    def test_events_after_the_landing_are_fed_again(self):
+        # the players went on (the next throw) before the mat named another
+        # Bakugan: both are taken back, the named one lands, the next
+        # throw is fed again at the amend's time, marked "by": "amend"
         self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})
         self.j.feed({"t": 50, "ev": "land", "zone": 1, "bakugan": "tigrerra"})
         self.m._sensed({"ev": "ident", "t": 200, "zone": 0, "bakugan": "drago"})
+        self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["drago", "tigrerra"])
+        self.assertEqual((self.j.events[-1]["t"], self.j.events[-1]["by"]), (200, "amend"))
+        self.assertEqual(self.j.game.loc["drago"], self.j.game.loc["tigrerra"] - 1)
+        self.assertEqual([o[0] for o in self.out].count("undo"), 2)
+
+    def test_a_history_the_referee_would_not_take_is_left_alone(self):
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})
+        self.j.feed({"t": 50, "ev": "land", "zone": 1, "bakugan": "tigrerra"})
+        self.j.replays = lambda evs: False
+        self.m._sensed({"ev": "ident", "t": 200, "zone": 0, "bakugan": "drago"})
         self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["serpenoid", "tigrerra"])
+        self.assertNotIn("undo", [o[0] for o in self.out])
+
+    def test_replays_checks_a_whole_history(self):
+        evs = list(self.j.events)
+        self.assertTrue(self.j.replays(evs + [{"t": 10, "ev": "land", "zone": 0, "bakugan": "drago"}]))
+        # player 1's Bakugan cannot open first: the history is refused
+        self.assertFalse(self.j.replays(evs + [{"t": 10, "ev": "land", "zone": 0, "bakugan": "tigrerra"}]))
+        self.assertEqual(self.kinds(), ["gate", "gate"])

@@ -115,7 +115,12 @@ class WebApp:
             parts.append(', "leds": ' + json.dumps(self.leds()))
         if hasattr(self.table, "asking"):
             p, z, what = self.table.asking()
-            parts.append(', "asking": ' + json.dumps({"player": p, "zone": z, "what": what}))
+            ask = {"player": p, "zone": z, "what": what}
+            q = self.table.question
+            if what == "which" and q is not None:
+                ask["bakugan"] = q[1]   # the one the mat named, and its runner-up
+                ask["alt"] = q[2]
+            parts.append(', "asking": ' + json.dumps(ask))
         evs = []
         lo = max(since + 1, self.seq - RING + 1, 1)
         for s in range(lo, self.seq + 1):
@@ -146,6 +151,8 @@ class WebApp:
         if p is None:
             return 403, "application/json", '{"error": "claim a side first: spectators only watch"}'
         kind = obj.get("ev")
+        if kind == "which":
+            return self.which(p, obj)
         journal = self.table.j if hasattr(self.table, "j") else self.table
         # Whatever control event the mode in play accepts (its INPUTS), but
         # never a landing: those come from the sensors.
@@ -176,3 +183,29 @@ class WebApp:
         g = bt = None     # a miss may undo, which drops the game (Journal.undo): no reference to it here
         ok = self.table.feed(ev)
         return 200, "application/json", json.dumps({"ok": bool(ok), "reason": None if ok else self.last_reject})
+
+    def which(self, p, obj):
+        """The thrower's answer to the mat's question (Table.answer, as the
+        buttons answer: through Table.which, so the link echoes it and the
+        game log has its undo and landing)."""
+        q = getattr(self.table, "question", None)
+        if q is None:
+            return 409, "application/json", '{"error": "the mat asks no question now"}'
+        if q[3] != p:
+            return 403, "application/json", json.dumps(
+                {"error": "the mat asks %s, who threw" % self.table.header["players"][q[3]]["name"]})
+        z = obj.get("zone")
+        if z is not None and z != q[0]:
+            return 409, "application/json", json.dumps({"error": "the mat asks about zone %s now" % q[0]})
+        b = obj.get("bakugan")
+        if type(b) is not str:
+            return 400, "application/json", '{"error": "bakugan must be a Bakugan id"}'
+        self.last_reject = None
+        ok = self.table.answer(p, b, self.now())
+        if ok:
+            return 200, "application/json", '{"ok": true, "reason": null}'
+        if self.table.question is q:
+            why = "%s could not have landed on zone %d" % (b, q[0])
+        else:
+            why = self.last_reject or "that landing can no longer be changed: the game went on"
+        return 200, "application/json", json.dumps({"ok": False, "reason": why})

@@ -28,7 +28,8 @@ Inferences (timings are constants below, documented in docs/table-play.md):
   (`unsure {zone, bakugan, alt}`): the zone breathes in the thrower's
   colour for QUESTION_MS; the thrower's OK says it was the one named, BACK
   that it was the other one (Match.which: the landing is taken back and the
-  other one lands). No answer: the reading stands.
+  other one lands); the phone page asks the same (`answer`, which the
+  buttons use too). No answer: the reading stands.
 
 Buttons (two per player: OK and BACK; wiring.json names their roles):
 - OK or BACK short, by the thrower, while the mat asks about an unsure
@@ -76,6 +77,7 @@ class Table:
         self.pending_miss = None  # inferred miss awaiting confirmation: the event
         self.offer = -1  # rule-7 zone on offer
         self.question = None  # (zone, named, alt, player, t): the mat is unsure who landed
+        self.cands = None     # who could have landed, asked when the last landing was sensed
         self.which = None  # which(zone, bakugan, t): Match.which, set by the app
         self.t = 0
 
@@ -153,6 +155,12 @@ class Table:
                 self.question = (ev.get("zone"), ev.get("bakugan"), ev.get("alt"), p, t)
         elif kind == "land" or kind == "unland":
             self.question = None    # a new landing: the question is gone
+            self.cands = None
+            if kind == "land" and not ev.get("learned") and ev.get("bakugan") is not None:
+                # Match tells us before it feeds the landing: who may land
+                # now is who could have landed instead (an answer may name
+                # any of them; only once per landing, never per frame)
+                self.cands = self.expects()[1]
         if kind == "leave" and bt is not None and ev.get("zone") == bt[0]:
             b = ev.get("bakugan")
             if b not in self.lifted:
@@ -203,11 +211,8 @@ class Table:
         if q is not None and q[3] == player:
             # the thrower answers the mat's question: OK, it was the one it
             # named; BACK, it was the other one
-            self.question = None
-            if role == BACK and self.which is not None:
-                g = None   # (an amend undoes: no reference to the game here)
-                return self.which(q[0], q[2], t)
-            return True
+            g = None   # (an amend undoes: no reference to the game here)
+            return self.answer(player, q[1] if role == OK else q[2], t)
         if role == BACK:
             if self.pending_miss is not None and g.bak_owner.get(self.pending_miss["bakugan"]) == player:
                 self.pending_miss = None
@@ -241,6 +246,29 @@ class Table:
         if p == player and cands:
             return self._send({"t": t, "ev": "miss", "bakugan": cands[0], "by": "button"})
         return False
+
+    def answer(self, player, bakugan, t):
+        """The thrower's answer to the mat's question (a button or the phone
+        page): bakugan is the one that landed. Only while a question is open
+        and only from the thrower (else False, the question stays open);
+        bakugan must be the one named, the runner-up the mat offered (alt),
+        or another of the thrower's that could have landed then (else False,
+        still open). The one named: confirmed, True. Another: the question
+        closes and self.which(zone, bakugan, t) (Match.which via the app:
+        the landing is taken back and that one lands) gives the verdict."""
+        q = self.question
+        if q is None or q[3] != player or type(bakugan) is not str:
+            return False
+        if bakugan == q[1]:
+            self.question = None
+            return True
+        if bakugan != q[2] and (self.cands is None or bakugan not in self.cands
+                                or self.j.game.bak_owner.get(bakugan) != player):
+            return False
+        self.question = None
+        if self.which is None:
+            return False
+        return self.which(q[0], bakugan, t)
 
     def asking(self):
         """What the LEDs should show as awaited: (player, zone or -1, what)."""

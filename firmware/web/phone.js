@@ -1,7 +1,8 @@
 /* The board's phone page: the mat (mat.js, shared with the laptop view),
    a side to claim, and the inputs buttons make awkward: a gate placed (tap
    a zone), its values when it is turned over, abilities, choices, resolve,
-   miss, undo. API: docs/formats/web-api-v1.md. Spectators only watch. */
+   miss, undo, who landed (the mat asks). API: docs/formats/web-api-v1.md.
+   Spectators only watch. */
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
@@ -24,11 +25,11 @@
     parent.appendChild(b);
     return b;
   }
-  function box(title) {
+  function box(title, parent) {
     var f = document.createElement("fieldset"), l = document.createElement("legend");
     l.textContent = title;
     f.appendChild(l);
-    $("acts").appendChild(f);
+    (parent || $("acts")).appendChild(f);
     return f;
   }
 
@@ -101,6 +102,22 @@
     btn(o, "Undo last", "undo", function () { input({ev: "undo"}); });
   }
 
+  // the mat is unsure who landed: the thrower answers, others are told
+  var asked = null;
+  function ask() {
+    var q = st.asking || {}, d = $("ask"), k = q.what === "which" ? JSON.stringify([q, me]) : null, mine = k && q.player === me;
+    if (k === asked) return;
+    asked = k;
+    d.textContent = k && !mine ? "The mat asks " + hd.players[q.player].name + " who landed on zone " + q.zone : "";
+    if (!mine) return;
+    var f = box("Who landed on zone " + q.zone + "?", d), bak = BakuMat.facts(hd).bak;
+    [["Yes, ", q.bakugan, "yes"], ["No, ", q.alt, q.alt]].forEach(function (x) {
+      var b = bak[x[1]];
+      btn(f, x[0] + x[1] + (b ? " (" + b.attr + " " + b.g + ")" : ""), "which-" + x[2],
+          function () { input({ev: "which", zone: q.zone, bakugan: x[1]}); });
+    });
+  }
+
   function zone(z) {
     if (me === null) return;
     var v = st.view || {};
@@ -129,6 +146,7 @@
         st = s;
         if (m) m.update(s);
         BakuMat.panel($("panel"), s);
+        ask();
         if (changed && me !== null) controls();
         $("live").textContent = "live";
       }).catch(function (e) { $("live").textContent = e.message === "no game yet" ? "waiting for the game set-up" : "disconnected"; });

@@ -10,6 +10,7 @@ import json
 
 from fwharness import Rig, load_board, REPO
 from test_store import tmpdir, rmtree
+from table.controller import QUESTION_MS
 
 
 def sample_header():
@@ -72,6 +73,99 @@ class ButtonsAtTheTable(unittest.TestCase):
         self.rig.reboot()
         t, after = self.rig.request("state")
         self.assertEqual(after["view"], before["view"])
+
+
+class QuestionAtTheTable(unittest.TestCase):
+    """The mat is unsure who Dan threw: Dan's BACK button and Dan's phone
+    answer alike (Table.answer, then app._which: the link echoes `which`,
+    the game log has the landing taken back and the other one landed)."""
+
+    def setUp(self):
+        self.d = tmpdir()
+        self.rig = Rig(load_board(), self.d)
+        self.rig.request("cfg", sample_header())
+        self.rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})
+        self.rig.request("ctl", {"ev": "gate", "player": 1, "gate": "runo-gold", "zone": 5})
+        app = self.rig.app
+        # as the pipeline reports it to the match: serpenoid lands on zone 6,
+        # decided without being sure (runner-up drago)
+        t = app.gtime(self.rig.clock.ticks_ms())
+        app.match._sensed({"ev": "land", "t": t, "zone": 6, "bakugan": "serpenoid"})
+        app.match._sensed({"ev": "unsure", "t": t, "zone": 6, "bakugan": "serpenoid", "alt": "drago"})
+        self.rig.run_ms(40)
+        self.rig.received()
+        self.assertEqual(app.table.asking(), (0, 6, "which"))
+
+    def tearDown(self):
+        self.rig.close()
+        rmtree(self.d)
+
+    def answered(self):
+        t, s = self.rig.request("state")     # (lets the link send what is queued)
+        echo = [m[2] for m in self.rig.received("input")]
+        log = [(e["ev"], e.get("bakugan")) for e in stored(self.d)]
+        return [(e["ev"], e.get("zone"), e.get("bakugan")) for e in echo], log, s["view"]["zones"]["6"]["bakugan"]
+
+    def want(self, got):
+        # echoed: the amend's undo (an accepted input) and the answer
+        self.assertEqual(got, ([("undo", None, None), ("which", 6, "drago")],
+                               [("gate", None), ("gate", None), ("land", "serpenoid"), ("undo", None),
+                                ("land", "drago")],
+                               ["drago"]))
+        self.assertNotEqual(self.rig.app.table.asking()[2], "which")
+
+    def shades(self, ms):
+        """How many colours zone 6's first LED shows over the next ms."""
+        from show.feedback import led_layout
+        bd = load_board()
+        zl, _ = led_layout(bd)
+        i = zl[[z["id"] for z in bd["zones"]].index(6)][0]
+        strip = self.rig.strip()
+        t0 = self.rig.clock.now_ms()
+        self.rig.run_ms(ms)
+        return len(set([data[3 * i:3 * i + 3] for t, data in strip.writes if t >= t0]))
+
+    def test_the_zone_breathes_while_the_mat_asks_and_not_after(self):
+        self.assertGreater(self.shades(1500), 3)      # asking: the zone breathes
+        ok = [p for n, p in self.rig.board.buttons if n == "p0_ok"][0]
+        ok.drive(0)
+        self.rig.run_ms(80)
+        ok.drive(1)
+        self.rig.run_ms(500)
+        self.assertNotEqual(self.rig.app.table.asking()[2], "which")
+        self.assertLessEqual(self.shades(1500), 1)    # confirmed: the gate's colour, steady
+        # asked again with no landing then (the sensing kept its early
+        # guess), and nobody answers: the zone breathes, then stops
+        app = self.rig.app
+        t = app.gtime(self.rig.clock.ticks_ms())
+        app.match._sensed({"ev": "unsure", "t": t, "zone": 6, "bakugan": "serpenoid", "alt": "drago"})
+        self.assertGreater(self.shades(1500), 3)
+        self.rig.run_ms(QUESTION_MS)
+        self.assertNotEqual(app.table.asking()[2], "which")
+        self.assertLessEqual(self.shades(1500), 1)
+
+    def test_back_button(self):
+        back = [p for n, p in self.rig.board.buttons if n == "p0_back"][0]
+        back.drive(0)
+        self.rig.run_ms(80)
+        back.drive(1)
+        self.rig.run_ms(60)
+        self.want(self.answered())
+
+    def test_phone(self):
+        from link.webapp import WebApp
+        app = self.rig.app
+        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds)   # as app._web_start
+        st, _, body = app.web.handle("POST", "/api/claim", "", '{"player": 0}', None)
+        code = json.loads(body)["code"]
+        st, _, body = app.web.handle("GET", "/api/state", "", "", None)
+        self.assertEqual(json.loads(body)["asking"], {"player": 0, "zone": 6, "what": "which",
+                                                      "bakugan": "serpenoid", "alt": "drago"})
+        st, _, body = app.web.handle("POST", "/api/input", "", json.dumps(
+            {"code": code, "ev": "which", "bakugan": "drago"}), None)
+        self.assertEqual((st, json.loads(body)), (200, {"ok": True, "reason": None}))
+        self.rig.run_ms(40)
+        self.want(self.answered())
 
 
 if __name__ == "__main__":

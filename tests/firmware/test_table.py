@@ -220,10 +220,6 @@ class ButtonMeanings(unittest.TestCase):
         self.assertEqual(t.asking(), (0, 2, "battle"))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class Question(unittest.TestCase):
     """An unsure landing (`unsure` from the sensing): the mat asks the
     thrower; OK says it was the one named, BACK the other one."""
@@ -234,8 +230,9 @@ class Question(unittest.TestCase):
         self.table.which = lambda z, b, t: self.answers.append((z, b, t)) or True
         self.table.feed({"t": 0, "ev": "gate", "player": 0, "gate": "d1", "zone": 1})
         self.table.feed({"t": 1, "ev": "gate", "player": 1, "gate": "r1", "zone": 2})
-        self.table.feed({"t": 2, "ev": "land", "zone": 1, "bakugan": "serpenoid"})
+        # as Match does: the table hears the landing, then the referee gets it
         self.table.sensed({"ev": "land", "t": 2, "zone": 1, "bakugan": "serpenoid"})
+        self.table.feed({"t": 2, "ev": "land", "zone": 1, "bakugan": "serpenoid"})
         self.table.sensed({"ev": "unsure", "t": 200, "zone": 1, "bakugan": "serpenoid", "alt": "drago"})
 
     def test_the_zone_asks_the_thrower(self):
@@ -256,3 +253,51 @@ class Question(unittest.TestCase):
         self.table.tick(2000 + controller.QUESTION_MS)
         self.assertNotEqual(self.table.asking()[2], "which")
         self.assertEqual(self.answers, [])
+
+    def test_answer_names_who_landed(self):
+        t = self.table
+        self.assertFalse(t.answer(1, "tigrerra", 300))     # Runo did not throw
+        self.assertFalse(t.answer(0, "tigrerra", 300))     # not Dan's
+        self.assertFalse(t.answer(0, None, 300))
+        self.assertEqual(t.asking(), (0, 1, "which"))     # still asking
+        self.assertEqual(self.answers, [])
+        # Dan's third Bakugan could have landed too: the mat takes it
+        self.assertTrue(t.answer(0, "saurus", 400))
+        self.assertEqual(self.answers, [(1, "saurus", 400)])
+        self.assertNotEqual(t.asking()[2], "which")
+        self.assertFalse(t.answer(0, "drago", 500))        # no question open any more
+        self.assertEqual(len(self.answers), 1)
+
+    def test_answer_with_the_one_named_confirms(self):
+        self.assertTrue(self.table.answer(0, "serpenoid", 300))
+        self.assertEqual(self.answers, [])
+        self.assertNotEqual(self.table.asking()[2], "which")
+        self.assertIsNone(self.table.question)
+
+    def test_the_answer_is_whatever_the_amend_says(self):
+        # the game went on, Match.which refuses: the question is closed all the same
+        self.table.which = lambda z, b, t: self.answers.append((z, b, t)) and False
+        self.assertFalse(self.table.answer(0, "drago", 300))
+        self.assertEqual(self.answers, [(1, "drago", 300)])
+        self.assertIsNone(self.table.question)
+
+    def test_an_answer_names_only_who_could_have_landed(self):
+        # Runo lands tigrerra on zone 2; Dan throws again: serpenoid stands
+        # on zone 1 already, so it cannot be the one that just landed
+        t = self.table
+        t.sensed({"ev": "land", "t": 300, "zone": 2, "bakugan": "tigrerra"})
+        self.assertTrue(t.feed({"t": 300, "ev": "land", "zone": 2, "bakugan": "tigrerra"}))
+        self.assertIsNone(t.question)                       # a new landing closed it
+        t.sensed({"ev": "land", "t": 600, "zone": 2, "bakugan": "saurus"})
+        self.assertTrue(t.feed({"t": 600, "ev": "land", "zone": 2, "bakugan": "saurus"}))
+        t.sensed({"ev": "unsure", "t": 800, "zone": 2, "bakugan": "saurus", "alt": "drago"})
+        self.assertEqual(t.asking(), (0, 2, "which"))
+        self.assertFalse(t.answer(0, "serpenoid", 900))    # used: serpenoid stands on zone 1
+        self.assertEqual(t.asking(), (0, 2, "which"))
+        self.assertEqual(self.answers, [])
+        self.assertTrue(t.button(1, SHORT, 1000))         # BACK: the runner-up the mat offered
+        self.assertEqual(self.answers, [(2, "drago", 1000)])
+
+
+if __name__ == "__main__":
+    unittest.main()

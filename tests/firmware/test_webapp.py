@@ -1,0 +1,111 @@
+"""The phone page's API (link/webapp.py) on a table with a question open:
+the state names who the mat is unsure of, and only the thrower's phone may
+answer, through Table.answer as the buttons do (CPython and micropython)."""
+try:
+    import unittest
+except ImportError:  # MicroPython
+    import mpunit as unittest
+
+import json
+
+from link.webapp import WebApp
+from referee.journal import Journal
+from table.controller import Table
+from test_referee_rules import header
+
+
+class PhoneAnswers(unittest.TestCase):
+    def setUp(self):
+        self.table = Table(Journal(header(), [].append), [].append)
+        self.answers = []
+        self.table.which = lambda z, b, t: self.answers.append((z, b, t)) or True
+        self.clock = [5000]
+        self.web = WebApp("{}", self.table, lambda: self.clock[0])
+        self.dan = self.claim(0)
+        self.runo = self.claim(1)
+        self.table.feed({"t": 0, "ev": "gate", "player": 0, "gate": "d1", "zone": 1})
+        self.table.feed({"t": 1, "ev": "gate", "player": 1, "gate": "r1", "zone": 2})
+        # as Match does: the table hears the landing, then the referee gets it
+        self.table.sensed({"ev": "land", "t": 2, "zone": 1, "bakugan": "serpenoid"})
+        self.table.feed({"t": 2, "ev": "land", "zone": 1, "bakugan": "serpenoid"})
+
+    def claim(self, p):
+        st, _, body = self.web.handle("POST", "/api/claim", "", json.dumps({"player": p}), None)
+        self.assertEqual(st, 200)
+        return json.loads(body)["code"]
+
+    def ask(self):
+        self.table.sensed({"ev": "unsure", "t": 200, "zone": 1, "bakugan": "serpenoid", "alt": "drago"})
+
+    def asking(self):
+        return json.loads(self.web.state("since=0"))["asking"]
+
+    def post(self, obj):
+        st, typ, body = self.web.handle("POST", "/api/input", "", json.dumps(obj), None)
+        self.assertEqual(typ, "application/json")
+        return st, json.loads(body)
+
+    def test_the_state_names_the_question(self):
+        self.assertEqual(self.asking(), {"player": 1, "zone": -1, "what": "throw"})
+        self.ask()
+        self.assertEqual(self.asking(), {"player": 0, "zone": 1, "what": "which", "bakugan": "serpenoid",
+                                         "alt": "drago"})
+
+    def test_only_the_thrower_answers(self):
+        st, r = self.post({"ev": "which", "bakugan": "drago", "code": self.dan})
+        self.assertEqual(st, 409)       # nothing asked yet
+        self.assertIn("no question", r["error"])
+        self.ask()
+        st, r = self.post({"ev": "which", "bakugan": "drago"})
+        self.assertEqual(st, 403)       # a spectator
+        self.assertIn("claim a side", r["error"])
+        st, r = self.post({"ev": "which", "bakugan": "drago", "code": self.runo})
+        self.assertEqual(st, 403)       # the other side
+        self.assertIn("asks Dan", r["error"])
+        st, r = self.post({"ev": "which", "zone": 7, "bakugan": "drago", "code": self.dan})
+        self.assertEqual(st, 409)       # the question is about zone 1
+        st, r = self.post({"ev": "which", "bakugan": 3, "code": self.dan})
+        self.assertEqual(st, 400)
+        self.assertEqual(self.answers, [])
+        self.assertEqual(self.asking()["what"], "which")
+
+    def test_the_thrower_names_the_other_one(self):
+        self.ask()
+        st, r = self.post({"ev": "which", "bakugan": "tigrerra", "code": self.dan})
+        self.assertEqual((st, r["ok"]), (200, False))   # Runo's: it could not have landed
+        self.assertIn("could not have landed", r["reason"])
+        self.assertEqual(self.asking()["what"], "which")
+        st, r = self.post({"ev": "which", "zone": 1, "bakugan": "drago", "code": self.dan})
+        self.assertEqual((st, r), (200, {"ok": True, "reason": None}))
+        self.assertEqual(self.answers, [(1, "drago", 5000)])   # Table.which, at the game's time
+        self.assertNotEqual(self.asking()["what"], "which")
+        st, r = self.post({"ev": "which", "bakugan": "drago", "code": self.dan})
+        self.assertEqual(st, 409)       # answered: no question open
+        self.assertEqual(len(self.answers), 1)
+
+    def test_the_thrower_confirms(self):
+        self.ask()
+        st, r = self.post({"ev": "which", "bakugan": "serpenoid", "code": self.dan})
+        self.assertEqual((st, r), (200, {"ok": True, "reason": None}))
+        self.assertEqual(self.answers, [])
+        self.assertNotIn("alt", self.asking())
+
+    def test_an_answer_too_late_is_refused_with_a_reason(self):
+        self.ask()
+        self.table.which = lambda z, b, t: False     # Match.which: the game went on
+        st, r = self.post({"ev": "which", "bakugan": "drago", "code": self.dan})
+        self.assertEqual((st, r["ok"]), (200, False))
+        self.assertIn("game went on", r["reason"])
+        self.assertNotEqual(self.asking()["what"], "which")
+
+    def test_a_journal_without_a_table_asks_nothing(self):
+        web = WebApp("{}", Journal(header(), [].append), lambda: 0)
+        st, _, body = web.handle("POST", "/api/claim", "", '{"player": 0}', None)
+        code = json.loads(body)["code"]
+        st, _, body = web.handle("POST", "/api/input", "", json.dumps({"ev": "which", "bakugan": "drago",
+                                                                        "code": code}), None)
+        self.assertEqual(st, 409)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -48,13 +48,17 @@ class Match:
         return ids
 
     def _stays(self, zone, bakugan):
-        # the referee keeps it standing there and no battle or choice is
-        # pending (which would take it off the field)
+        # the referee keeps it standing there, no battle or choice is
+        # pending (which would take it off the field), and it is not one
+        # that may land next (a move: a standing Bakugan lifted and put down
+        # on another gate, rule 7, the fortress game's moves)
         g = self.game
         stand = getattr(g, "stand", None)
         if stand is None or getattr(g, "battle", None) is not None or getattr(g, "choice", None) is not None:
             return False
-        return bakugan in stand.get(zone, ())
+        if bakugan not in stand.get(zone, ()):
+            return False
+        return bakugan not in g.expects()[1]
 
     def frame(self, frame, t):
         self.pipeline.feed(frame, t)

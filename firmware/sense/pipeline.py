@@ -820,7 +820,11 @@ class Pipeline:
                         self.wact[zi] = 1
                         self.hold[zi] = t + self.period_ms
                         return
-                    gone = False
+                    # (a lesson is taught on an emptied card, never by a
+                    # Bakugan landing on a standing one: with a `register`
+                    # pending, what is left is the lifted one's residue)
+                    if arrival or zi not in self.pending:
+                        gone = False
         if gone and best.landed:
             if self._hold_leave(zi, t):
                 return
@@ -896,6 +900,8 @@ class Pipeline:
             self.wact[zi] = 1
             self.hold[zi] = wt0 + p["lesson_ms"]
             return
+        decided = False
+        got = None
         if ok:
             # The identity wait counts from when the level stopped moving, so
             # a forced decision never reads a Bakugan still opening.
@@ -908,22 +914,22 @@ class Pipeline:
                 del self.where[pv[0]]   # the guess is a candidate again
             self.lastalt = None
             got = self._identify(zi, level, se, force, t, pv[1] if pv is not None else None)
-            if force and got is not None and got[0] in self.sigs and not got[1] and \
-                    self.lastz > p["force_z"]:
+            decided = got is not None
+            if decided and force and got[0] in self.sigs and not got[1] and self.lastz > p["force_z"]:
                 # Decided by the clock, yet no one who may land has this
                 # level (a battle's pair lifted one after the other leaves
                 # a fading tail in the window's mean): not a landing, the
                 # field is unexplained (5.).
                 self._wait("mismatch")
-                got = False
-            if not got and pv is not None and pv[0] is not None:
+                decided = False
+            if not decided and pv is not None and pv[0] is not None:
                 self.where[pv[0]] = zi
             if got is None:
                 self._wait("identity")
                 self.wact[zi] = 1     # keep averaging, decide on a later frame
                 self.hold[zi] = t + (self.period_ms if self.gs is not None else 3 * self.period_ms)
                 return
-        if ok and got:
+        if decided and got is not None:
             bid, learned, certain = got
             o = Occupant(bid, delta, True, t)
             o.learned = learned

@@ -122,10 +122,10 @@ class Match:
         (an ability, the battle resolved: they act within a second, the
         thrower answers the mat's question within seconds), the events after
         the landing are taken back too and fed again after it, stamped with
-        the amend's time and "by": "amend" -- only if the rewritten history
-        is one the referee takes whole (checked on a scratch game first),
-        and at most AMEND_BACK events back. Everything stays in the log: the
-        first version, the undos, the new one."""
+        the amend's time and "by": "amend", at most AMEND_BACK events back;
+        should the referee refuse one of them now, the history is put back
+        as it was. Everything stays in the log: the first version, the
+        undos, the new one."""
         land = self.guess.pop(ev["zone"], None)
         t = ev["t"]
         new = None
@@ -141,21 +141,35 @@ class Match:
                 k -= 1
             if k < 0 or evs[k] is not land:
                 return False   # too far back: the players can still undo by hand
-            if k < len(evs) - 1:
-                later = []
-                for e in evs[k + 1:]:
-                    e = dict(e)
-                    e["t"] = t
-                    e["by"] = "amend"
-                    later.append(e)
-                if not self.game.replays(evs[:k] + ([new] if new is not None else []) + later):
-                    return False
+            later = [self._again(e, t) for e in evs[k + 1:]]
             for _ in range(len(later) + 1):
                 self.game.feed({"t": t, "ev": "undo"})
-        ok = False
-        if new is not None and self.game.feed(new):
-            self.guess[ev["zone"]] = new   # (a later answer may amend it again)
-            ok = True
+        ok = new is not None and self.game.feed(new)
+        fed = 0
         for e in later:
-            self.game.feed(e)
+            if not self.game.feed(e):
+                break
+            fed += 1
+        if (new is not None and not ok) or fed < len(later):
+            # The referee does not take the rewritten history whole: put it
+            # back as it was (one game at a time: a scratch game to check
+            # first would be the heap's peak on the board).
+            for _ in range(fed + (1 if ok else 0)):
+                self.game.feed({"t": t, "ev": "undo"})
+            if land is not None and new is not None:
+                back = self._again(land, t)
+                if self.game.feed(back):
+                    self.guess[ev["zone"]] = back
+            for e in later:
+                self.game.feed(e)
+            return False
+        if ok:
+            self.guess[ev["zone"]] = new   # (a later answer may amend it again)
         return ok
+
+    @staticmethod
+    def _again(e, t):
+        e = dict(e)
+        e["t"] = t
+        e["by"] = "amend"
+        return e

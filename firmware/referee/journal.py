@@ -78,20 +78,6 @@ class Journal:
             self.sink(("undo", t, (("undone", last.get("ev")), ("at", last.get("t")))))
         return last
 
-    def replays(self, events):
-        """True when the game of this header takes every one of `events`
-        from the start (a scratch game, dropped after: the caller checks a
-        rewritten history before rewriting it). False, not MemoryError,
-        when the heap has no room for the second game."""
-        try:
-            g = referee.new_game(self.header, None)
-            for ev in events:
-                if not g.feed(ev):
-                    return False
-        except MemoryError:
-            return False
-        return True
-
     def _rebuild(self, g=None):
         """The game after self.events: a new one, or g set up afresh."""
         if g is None:

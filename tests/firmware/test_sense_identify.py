@@ -254,17 +254,23 @@ class Amend(unittest.TestCase):
         self.assertEqual(self.j.game.loc["drago"], self.j.game.loc["tigrerra"] - 1)
         self.assertEqual([o[0] for o in self.out].count("undo"), 2)
 
-    def test_a_history_the_referee_would_not_take_is_left_alone(self):
+    def test_a_history_the_referee_would_not_take_is_put_back(self):
+        # Dan's next throw was drago: naming drago for the first landing
+        # would make that throw impossible, so the history is put back as
+        # it was (fed again, by: amend) and the ident is refused
         self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})
         self.j.feed({"t": 50, "ev": "land", "zone": 1, "bakugan": "tigrerra"})
-        self.j.replays = lambda evs: False
-        self.m._sensed({"ev": "ident", "t": 200, "zone": 0, "bakugan": "drago"})
-        self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["serpenoid", "tigrerra"])
-        self.assertNotIn("undo", [o[0] for o in self.out])
+        self.assertTrue(self.j.feed({"t": 90, "ev": "land", "zone": 1, "bakugan": "drago"}))
+        before = self.j.view()
+        self.assertFalse(self.m.which(0, "drago", 200))
+        self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["serpenoid", "tigrerra", "drago"])
+        self.assertEqual([e.get("by") for e in self.j.events[2:]], ["amend"] * 3)
+        self.assertEqual(self.j.view(), before)
+        # the landing can still be asked about (the guess follows the put-back one)
+        self.assertIs(self.m.guess[0], self.j.events[2])
 
-    def test_replays_checks_a_whole_history(self):
-        evs = list(self.j.events)
-        self.assertTrue(self.j.replays(evs + [{"t": 10, "ev": "land", "zone": 0, "bakugan": "drago"}]))
-        # player 1's Bakugan cannot open first: the history is refused
-        self.assertFalse(self.j.replays(evs + [{"t": 10, "ev": "land", "zone": 0, "bakugan": "tigrerra"}]))
-        self.assertEqual(self.kinds(), ["gate", "gate"])
+    def test_a_refused_name_keeps_the_guess(self):
+        # tigrerra is Runo's: it cannot be the landing of Dan's turn
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})
+        self.assertFalse(self.m.which(0, "tigrerra", 200))
+        self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["serpenoid"])

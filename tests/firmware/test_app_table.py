@@ -27,13 +27,19 @@ def stored(d):
     return lines[1:]
 
 
+def gates_placed(d):
+    """A rig with the sample game configured and both gold gates placed."""
+    rig = Rig(load_board(), d)
+    rig.request("cfg", sample_header())
+    rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})
+    rig.request("ctl", {"ev": "gate", "player": 1, "gate": "runo-gold", "zone": 5})
+    return rig
+
+
 class ButtonsAtTheTable(unittest.TestCase):
     def setUp(self):
         self.d = tmpdir()
-        self.rig = Rig(load_board(), self.d)
-        self.rig.request("cfg", sample_header())
-        self.rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})
-        self.rig.request("ctl", {"ev": "gate", "player": 1, "gate": "runo-gold", "zone": 5})
+        self.rig = gates_placed(self.d)
         self.rig.received()
 
     def tearDown(self):
@@ -82,10 +88,7 @@ class QuestionAtTheTable(unittest.TestCase):
 
     def setUp(self):
         self.d = tmpdir()
-        self.rig = Rig(load_board(), self.d)
-        self.rig.request("cfg", sample_header())
-        self.rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})
-        self.rig.request("ctl", {"ev": "gate", "player": 1, "gate": "runo-gold", "zone": 5})
+        self.rig = gates_placed(self.d)
         app = self.rig.app
         # as the pipeline reports it to the match: serpenoid lands on zone 6,
         # decided without being sure (runner-up drago)

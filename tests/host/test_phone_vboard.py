@@ -29,32 +29,16 @@ BOARD = "esp32_devkitc"
 # magnet is a little weaker than Tigrerra's, and Tigrerra opens leaning 25
 # degrees (its field reads about 9 % weaker): the mat takes it for
 # Gargonoid without being sure, and asks (`unsure`, alt tigrerra).
-GAME = """bakugan drago moment 0.030 polarity up height 3.0 tilt 4
-bakugan serpenoid moment 0.020 polarity down height 3.0 tilt 4
-bakugan saurus moment 0.020 polarity up height 3.0 tilt 4
-bakugan tigrerra moment 0.030 polarity down height 3.0 tilt 4
-bakugan gargonoid moment 0.0265 polarity down height 3.0 tilt 4
-bakugan falconeer moment 0.020 polarity up height 3.0 tilt 4
-card on zone 0 at 0.1s
-register drago on zone 0 at 0.3s
-place drago on zone 0 at 0.5s
-remove drago at 1.5s
-register serpenoid on zone 0 at 2.5s
-place serpenoid on zone 0 at 2.7s
-remove serpenoid at 3.7s
-register saurus on zone 0 at 4.7s
-place saurus on zone 0 at 4.9s
-remove saurus at 5.9s
-register tigrerra on zone 0 at 6.9s
-place tigrerra on zone 0 at 7.1s
-remove tigrerra at 8.1s
-register gargonoid on zone 0 at 9.1s
-place gargonoid on zone 0 at 9.3s
-remove gargonoid at 10.3s
-register falconeer on zone 0 at 11.3s
-place falconeer on zone 0 at 11.5s
-remove falconeer at 12.5s
-card off zone 0 at 13.5s
+MAGNETS = {"drago": ("0.030", "up"), "serpenoid": ("0.020", "down"), "saurus": ("0.020", "up"),
+           "tigrerra": ("0.030", "down"), "gargonoid": ("0.0265", "down"), "falconeer": ("0.020", "up")}
+GAME = "".join("bakugan %s moment %s polarity %s height 3.0 tilt 4\n" % (b, m, pol)
+               for b, (m, pol) in MAGNETS.items())
+GAME += "card on zone 0 at 0.1s\n"
+for i, b in enumerate(MAGNETS):     # a lesson every 2.2 s: register, put down, lift
+    t = 0.3 + 2.2 * i
+    GAME += ("register %s on zone 0 at %.1fs\nplace %s on zone 0 at %.1fs\nremove %s at %.1fs\n"
+             % (b, t, b, t + 0.2, b, t + 1.2))
+GAME += """card off zone 0 at 13.5s
 gate 0 dan-gold on zone 6 at 14s
 gate 1 runo-gold on zone 5 at 14.5s
 throw drago -> zone 5 at 15.5s, opens at (0, -20) mm

@@ -67,6 +67,20 @@ BY_HAND = False
 GATE_MS = 700
 
 
+def without_amended(evs):
+    """The board's events without what a landing the sensing amended made:
+    `ident`/`unland` take a first guess back with `undo` (docs/table-play.md),
+    so the outputs of that land (same time) and the undo go."""
+    out = []
+    for e in evs:
+        if e.get("ev") == "undo" and e.get("undone") == "land":
+            while out and out[-1].get("t") == e.get("at") and out[-1].get("ev") != "undo":
+                out.pop()
+            continue
+        out.append(e)
+    return out
+
+
 def strip_t(events):
     out = []
     for e in events:

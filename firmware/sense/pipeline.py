@@ -122,7 +122,8 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     # best guess of who it is; `ident` later when the averaged level names
     # another one (0: land only once identified, as before).
     "early": 1,
-    "early_ms": 60,          # ... once the window has held still this long
+    "early_ms": 40,          # ... once the window has held still this long
+    "early_z": 3.5,          # ... and the level is this close to the guess's
     # a lesson's level this close to another's: `alike` in its land event
     # (the identification errors left are between Bakugan within 9 %)
     "alike_rel": 0.10,
@@ -1010,7 +1011,7 @@ class Pipeline:
         cands = self.context() if self.context is not None else None
         self.lastz = 0.0
         got = self._identify(zi, level, se, True, t, cands, True)
-        if self.lastz <= p["match_z"] and got[0] in self.sigs:   # (a learnt level, not a guess at one)
+        if self.lastz <= p["early_z"] and got[0] in self.sigs:   # (a learnt level, not a guess at one)
             self.prov[zi] = (got[0], cands)
             if got[0] is not None:
                 self.where[got[0]] = zi

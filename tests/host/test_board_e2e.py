@@ -16,6 +16,7 @@ from host_tools.commands.game import sample_header
 from host_tools.link import codec
 from host_tools.vboard import Recorded, Shifted, VBoard
 from mptools import tool
+from vbtable import without_amended
 
 BOARD = "esp32_devkitc"
 
@@ -354,8 +355,11 @@ def test_record_a_scripted_game_and_replay_it(vb, tmp_path):
     # the raw log is valid and replays to the very events the board sent live
     r = bakumat("replay", "--json", str(raw))
     assert r.returncode == 0, r.stderr
-    replayed = [json.loads(x) for x in r.stdout.splitlines()]
-    seen = [json.loads(x) for x in live.read_text().splitlines()]
+    # (a first guess the sensing amended, `undo` and all, may differ by a
+    # frame between the live board and the replay: the game as it stands
+    # is compared)
+    replayed = without_amended([json.loads(x) for x in r.stdout.splitlines()])
+    seen = without_amended([json.loads(x) for x in live.read_text().splitlines()])
     assert [e["ev"] for e in seen] == ["placed", "placed", "turn", "stand", "turn", "stand", "clash", "battle",
                                        "capture", "win", "end"]
     assert strip_t(replayed) == strip_t(seen)

@@ -100,8 +100,8 @@ class Match:
     def which(self, zone, bakugan, t):
         """A player says which Bakugan the zone's last landing was (the
         answer to `unsure`, from a button or the phone page via Table.answer,
-        or a link `ctl`): it lands instead of
-        the one the mat named, if that landing is still the last event.
+        or a link `ctl`): it lands instead of the one the mat named (see
+        _amend: also after the players went on, up to AMEND_BACK events).
         True when the game took it."""
         land = self.guess.get(zone)
         if type(bakugan) is not str or zone not in self.zones or land is None:
@@ -156,7 +156,7 @@ class Match:
             # first would be the heap's peak on the board).
             for _ in range(fed + (1 if ok else 0)):
                 self.game.feed({"t": t, "ev": "undo"})
-            if land is not None and new is not None:
+            if land is not None:
                 back = self._again(land, t)
                 if self.game.feed(back):
                     self.guess[ev["zone"]] = back

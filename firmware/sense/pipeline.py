@@ -716,9 +716,7 @@ class Pipeline:
                 cands = self.context()
                 if cands:
                     la, se_a, ok_a = self._signature(zi, [vec[j] - old[j] for j in range(m)], na)
-                    self.lastz = 99.0
-                    got = self._identify(zi, la, se_a, True, t, cands, True)
-                    arrived = ok_a and self.lastz <= p["match_z"] and got[0] in self.sigs
+                    arrived = ok_a and self._names_learnt(zi, la, se_a, t, cands) is not None
         if not arrived and len(occ) == 1 and self.cw[zi] == self.wt0[zi]:
             # this window was taken as an arrival on the standing one on an
             # earlier frame (an early land may be out): it stays one
@@ -1059,12 +1057,7 @@ class Pipeline:
         # too: its field passes through zero on the way in) (otherwise the
         # leave is taken at once, and the baselines are set again on the
         # empty card before anything they drifted by looks like a field).
-        near = False
-        for b in self.context() or ():
-            s = self.sigs.get(b)
-            if s is not None and s * sig < 0.0 and 2.0 * abs(s) >= abs(sig):
-                near = True
-        if not near:
+        if not self._could_cancel(zi, sig, False):
             return False
         h = wt0 + p["leave_hold_ms"]
         if t >= h:
@@ -1099,12 +1092,27 @@ class Pipeline:
             return False
         if not self.stays(self.zone_ids[zi], o.bid):
             return False
-        sig = o.sig
+        return self._could_cancel(zi, o.sig, True)
+
+    def _could_cancel(self, zi, sig, free):
+        """A Bakugan the referee expects has a learnt level of the other
+        sign than sig, at least half as strong (free: and the mat does not
+        see it standing on another zone)."""
         for b in self.context() or ():
             s = self.sigs.get(b)
-            if s is not None and s * sig < 0.0 and 2.0 * abs(s) >= abs(sig) and self.where.get(b, zi) == zi:
+            if s is not None and s * sig < 0.0 and 2.0 * abs(s) >= abs(sig) and \
+                    (not free or self.where.get(b, zi) == zi):
                 return True
         return False
+
+    def _names_learnt(self, zi, level, se, t, cands):
+        """The learnt Bakugan among cands that level names within match_z
+        (an arrival's probe: a forced guess, no lesson taken), else None."""
+        self.lastz = 99.0
+        got = self._identify(zi, level, se, True, t, cands, True)
+        if got is not None and got[0] is not None and got[0] in self.sigs and self.lastz <= self.params["match_z"]:
+            return got[0]
+        return None
 
     def _cancels(self, zi, delta, na, t):
         """True when the field of the zone's only Bakugan went (the zone
@@ -1133,10 +1141,8 @@ class Pipeline:
         la, se_a, ok_a = self._signature(zi, delta, na)
         if not ok_a or la * o.sig >= 0.0:
             return False
-        self.lastz = 99.0
-        got = self._identify(zi, la, se_a, True, t, cands, True)
-        if got is not None and got[0] is not None and got[0] != o.bid and got[0] in self.sigs and \
-                self.lastz <= self.params["match_z"]:
+        b = self._names_learnt(zi, la, se_a, t, cands)
+        if b is not None and b != o.bid:
             # (the early land that follows starts a battle: the referee no
             # longer keeps the standing one, the window remembers instead)
             self.cw[zi] = self.wt0[zi]

@@ -16,7 +16,7 @@ from host_tools.commands.game import sample_header
 from host_tools.link import codec
 from host_tools.vboard import Recorded, Shifted, VBoard
 from mptools import tool
-from vbtable import without_amended
+from vbtable import strip_t, without_amended
 
 BOARD = "esp32_devkitc"
 
@@ -104,15 +104,6 @@ def replay_events(header, res, tmp):
     r = bakumat("replay", "--json", path)
     assert r.returncode == 0, r.stderr
     return [json.loads(line) for line in r.stdout.splitlines()]
-
-
-def strip_t(events):
-    out = []
-    for e in events:
-        e = dict(e)
-        e.pop("t", None)
-        out.append(e)
-    return out
 
 
 def show(vb, res, start):

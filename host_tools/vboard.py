@@ -196,11 +196,10 @@ class VBoard:
             self.web_url = "http://127.0.0.1:%d/" % self.web
         self.master, self.slave = os.openpty()
         self._setup_tty(self.slave)
-        for target in (self._pty_reader, self._bridge_acceptor, self._side_acceptor, self._watchdog):
-            t = threading.Thread(target=target, daemon=True)
-            t.start()
-            if target == self._pty_reader:
-                self._reader = t
+        self._reader = threading.Thread(target=self._pty_reader, daemon=True)   # joined by stop()
+        self._reader.start()
+        for target in (self._bridge_acceptor, self._side_acceptor, self._watchdog):
+            threading.Thread(target=target, daemon=True).start()
         self._spawn("power")
         self.wait_booted(timeout)
         return self

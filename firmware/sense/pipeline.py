@@ -168,6 +168,8 @@ class Occupant:
         self.certain = False     # identified beyond doubt: may refine its signature
         self.under = None        # the zone's state before it came
         self.sig = 0.0
+        self.cands = None        # who could have landed (the referee's, when it was decided):
+        self.others = ()         # ... named again from the refined level (None: not again)
 
 
 class Pipeline:
@@ -299,6 +301,8 @@ class Pipeline:
         self.early = bool(p["early"])
         self.lastz = 0.0         # z score of the last identification
         self.lastalt = None      # ... its runner-up when it was decided unsure
+        self.lastcands = None    # ... the candidates it was among
+        self.lastothers = ()
         self.prov = [None] * nz  # zone index -> (bakugan guessed, candidates then) of an early land
         for zi in range(nz):
             self._thresholds(zi)
@@ -337,6 +341,7 @@ class Pipeline:
             if o.landed and o.bid == old:
                 o.bid = new
                 o.certain = False     # (not one to refine new's signature from)
+                o.cands = None        # the players said: the refined level does not overrule them
                 if old is not None and self.where.get(old) == zi:
                     del self.where[old]
                 if new is not None:
@@ -487,7 +492,7 @@ class Pipeline:
                         bt0[zi] = t
                         bpk[zi] = e_sum
                     if rfn[zi]:
-                        self._refined(zi)
+                        self._refined(zi, t)
                     wact[zi] = 1
                     wt0[zi] = t
                     tw0[zi] = t
@@ -519,7 +524,7 @@ class Pipeline:
                                 acc[c] += dev[c]
                             nacc[zi] = na + 1
                         if t >= self.rfe[zi]:
-                            self._refined(zi)
+                            self._refined(zi, t)
                 else:
                     for j in range(m):
                         c = chs[j]
@@ -934,6 +939,9 @@ class Pipeline:
             o.learned = learned
             o.certain = certain
             o.sig = level
+            if not learned:
+                o.cands = self.lastcands
+                o.others = self.lastothers
             o.under = _dv(old)
             occ.append(o)
             self.nocc[zi] = len(occ)
@@ -1241,7 +1249,7 @@ class Pipeline:
             self.acc[chs[j]] = 0
         self.nacc[zi] = 0
 
-    def _refined(self, zi):
+    def _refined(self, zi, t):
         self.rfn[zi] = 0
         na = self.nacc[zi]
         if na < 5:
@@ -1272,16 +1280,57 @@ class Pipeline:
         if o is None or o.bid is None:
             return
         m = len(chs)
-        contrib = [self.acc[chs[j]] / na - o.under[j] for j in range(m)]
+        mean = [self.acc[chs[j]] / na for j in range(m)]
+        # The zone's state is the refined mean from now on: the state set at
+        # the decision (a few frames, maybe still rising) and followed only
+        # slowly since would be the `under` of a second Bakugan landing here
+        # (a battle), its error all in that one's level (seen: +10 %).
+        self._set_state(zi, mean)
+        contrib = [mean[j] - o.under[j] for j in range(m)]
         level, se, ok = self._signature(zi, contrib, na)
         if not ok:
             return
         o.contrib = _dv(contrib)
         o.sig = level
+        if o.cands is not None and not o.learned and not o.certain and o is occ[-1]:
+            self._reident(zi, o, level, se, t)
         if o.learned:
             self.sigs[o.bid] = level
         elif o.certain and o.bid in self.sigs:
             self.sigs[o.bid] = 0.75 * self.sigs[o.bid] + 0.25 * level
+
+    def _reident(self, zi, o, level, se, t):
+        """Name the Bakugan o again from its refined level (refine_ms of
+        frames instead of the decision's few): a landing decided without
+        certainty is amended (`ident`) when the refined level names another
+        of the candidates it was decided among (and if still unsure, the
+        table asks about the new name: `unsure`). Only the zone's last
+        landing (an `ident` amends the zone's last `land`)."""
+        p = self.params
+        cands = o.cands
+        o.cands = None
+        b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], o.others, p["other_prior"])
+        if b is None or z > p["match_z"]:
+            return
+        if b == o.bid:
+            o.certain = post >= p["certain_p"]
+            return
+        if self.where.get(b, zi) != zi:
+            return     # it stands on another zone
+        o.certain = post >= p["certain_p"]
+        old = o.bid
+        o.bid = b
+        if old is not None and self.where.get(old) == zi:
+            del self.where[old]
+        self.where[b] = zi
+        self._emit("ident", t, "zone", self.zone_ids[zi], "bakugan", b)
+        if post < p["decide_p"] and b in cands:
+            # still unsure: the table asks about the new name
+            rest = [c for c in cands if c != b and c in self.sigs]
+            if rest:
+                alt = signature.posterior(level, se, rest, self.sigs, p["rel_spread"])[0]
+                if self.sink is not None:
+                    self.sink({"ev": "unsure", "t": t, "zone": self.zone_ids[zi], "bakugan": b, "alt": alt})
 
     def _left(self, zi, o, t):
         if not o.landed:
@@ -1322,6 +1371,8 @@ class Pipeline:
         b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], others, p["other_prior"])
         self.lastz = z
         self.lastalt = None
+        self.lastcands = cands
+        self.lastothers = others
         if force and not guess and post < p["decide_p"] and b in cands:
             # decided without being sure: the runner-up among the expected
             # ones is what the thrower may be asked about (`unsure`)

@@ -153,6 +153,10 @@ class Table:
             p = self.j.game.bak_owner.get(ev.get("bakugan"))
             if p is not None:
                 self.question = (ev.get("zone"), ev.get("bakugan"), ev.get("alt"), p, t)
+        elif kind == "ident":
+            q = self.question
+            if q is not None and q[0] == ev.get("zone"):
+                self.question = None    # the mat renamed it (an `unsure` may follow)
         elif kind == "land" or kind == "unland":
             self.question = None    # a new landing: the question is gone
             self.cands = None

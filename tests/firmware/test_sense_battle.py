@@ -67,6 +67,20 @@ class Battle(unittest.TestCase):
         self.assertEqual(ev[:2], [("land", 0, "drago"), ("land", 0, "tigrerra")])
         self.assertEqual(sorted(ev[2:]), [("leave", 0, "drago"), ("leave", 0, "tigrerra")])
 
+    def test_the_second_is_read_against_the_first_as_refined(self):
+        # drago's level still rises over its first frames (decided on them);
+        # preyas landing next to it is read against drago's refined field,
+        # not against the state of drago's decision (seen: +8 %)
+        for k in range(10):
+            self.sc.magnets["drago"] = (30.0 + 0.4 * k, 30, 40)
+            self.sc.run(self.p, 20)
+        self.put("drago", 30, 40, 2000)
+        self.put("preyas", 55, 80, 2000)
+        self.assertEqual(self.seq(), [("land", 0, "drago"), ("land", 0, "preyas")])
+        o = self.p.occ[0][-1]
+        learnt = self.p.signatures()["preyas"]
+        self.assertLess(abs(o.sig / learnt - 1.0), 0.05, (o.sig, learnt))
+
     def test_neighbour_zone_does_not_trigger(self):
         # A Bakugan at the edge of zone 0, next to zone 1.
         self.put("drago", 72, 55, 3000)

@@ -176,6 +176,41 @@ class Identify(unittest.TestCase):
         self.assertTrue(self.p.rename(0, u["bakugan"], u["alt"]))
         self.assertEqual(self.p.occupants(0), [u["alt"]])
 
+    def creep(self, a, b, ms):
+        # a Bakugan settling slowly (its level creeping from a to b over ms,
+        # slower than the trend checks see), then still
+        n = ms // 20
+        for k in range(n):
+            self.sc.magnets["x"] = (a + (b - a) * k / n, 30.0, 60.0)
+            self.sc.run(self.p, 20)
+        self.sc.run(self.p, 2000)
+
+    def test_a_decision_on_few_frames_is_amended_by_the_refined_level(self):
+        # decided (unsure) as skyress on its first frames; the frames averaged
+        # after it name drago: `ident`, and the table is asked again
+        self.ctx = ["skyress", "drago", "gorem"]
+        self.creep(28.0, 35.0, 1000)
+        evs = [(e["ev"], e["bakugan"]) for e in self.col.events]
+        self.assertEqual(evs[:2], [("land", "skyress"), ("unsure", "skyress")])
+        self.assertEqual(evs[2:], [("ident", "drago"), ("unsure", "drago")])
+        self.assertGreater(self.col.events[2]["t"], self.col.events[1]["t"])
+        self.assertEqual(self.p.occupants(0), ["drago"])
+
+    def test_the_players_answer_is_not_overruled(self):
+        self.ctx = ["skyress", "drago", "gorem"]
+        n = 5
+        for k in range(n):       # the first frames of the creep: decided
+            self.sc.magnets["x"] = (28.0 + 0.14 * k, 30.0, 60.0)
+            self.sc.run(self.p, 20)
+        self.sc.run(self.p, 200)
+        u = self.col.kinds("unsure")
+        self.assertEqual(len(u), 1)
+        self.assertTrue(self.p.rename(0, "skyress", "gorem"))   # the thrower says gorem
+        self.col.events = []
+        self.creep(28.7, 35.0, 900)
+        self.assertEqual(self.col.kinds("ident"), [])
+        self.assertEqual(self.p.occupants(0), ["gorem"])
+
     def test_a_clear_landing_asks_nothing(self):
         self.ctx = ["skyress", "drago", "gorem"]
         self.land("drago", 30.0, 60.0)

@@ -254,6 +254,16 @@ class Question(unittest.TestCase):
         self.assertNotEqual(self.table.asking()[2], "which")
         self.assertEqual(self.answers, [])
 
+    def test_the_mat_renaming_it_closes_the_question_or_asks_anew(self):
+        t = self.table
+        t.sensed({"ev": "ident", "t": 900, "zone": 2, "bakugan": "tigrerra"})   # another zone
+        self.assertEqual(t.asking(), (0, 1, "which"))
+        t.sensed({"ev": "ident", "t": 1000, "zone": 1, "bakugan": "drago"})    # its refined level
+        self.assertIsNone(t.question)
+        t.sensed({"ev": "unsure", "t": 1000, "zone": 1, "bakugan": "drago", "alt": "serpenoid"})
+        self.assertTrue(t.button(1, SHORT, 1500))          # BACK: serpenoid after all
+        self.assertEqual(self.answers, [(1, "serpenoid", 1500)])
+
     def test_answer_names_who_landed(self):
         t = self.table
         self.assertFalse(t.answer(1, "tigrerra", 300))     # Runo did not throw

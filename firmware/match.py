@@ -42,6 +42,7 @@ class Match:
         if use_context:
             self.pipeline.stays = self._stays
         self.guess = {}   # zone -> the land event fed for the pipeline's first guess
+        self.before = {}  # zone -> the one before it there (a battle: an answer may be about it)
 
     def _context(self):
         player, ids = self.game.expects()
@@ -93,28 +94,43 @@ class Match:
                 land = {"t": ev["t"], "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]}
                 if not self.game.feed(land):
                     land = None
+            self.before[ev["zone"]] = self.guess.get(ev["zone"])
             self.guess[ev["zone"]] = land
         elif kind == "ident" or kind == "unland":
             self._amend(ev)
 
     def which(self, zone, bakugan, t):
-        """A player says which Bakugan the zone's last landing was (the
-        answer to `unsure`, from a button or the phone page via Table.answer,
-        or a link `ctl`): it lands instead of the one the mat named (see
-        _amend: also after the players went on, up to AMEND_BACK events).
-        True when the game took it."""
+        """A player says which Bakugan the zone's last landing by them was
+        (the answer to `unsure`, from a button or the phone page via
+        Table.answer, or a link `ctl`): it lands instead of the one the mat
+        named (see _amend: also after the players went on, up to AMEND_BACK
+        events; and when the other player has landed on the zone since, a
+        battle, the answer is about the landing before). True when the game
+        took it."""
+        if type(bakugan) is not str or zone not in self.zones:
+            return False
         land = self.guess.get(zone)
-        if type(bakugan) is not str or zone not in self.zones or land is None:
+        prev = self.before.get(zone)
+        owner = self._owner(bakugan)
+        if land is not None and prev is not None and owner is not None and \
+                self._owner(land["bakugan"]) != owner and self._owner(prev["bakugan"]) == owner:
+            land = prev
+        if land is None:
             return False
         if land["bakugan"] == bakugan:
             return True
         old = land["bakugan"]
-        if not self._amend({"ev": "ident", "t": t, "zone": zone, "bakugan": bakugan}):
+        if not self._amend({"ev": "ident", "t": t, "zone": zone, "bakugan": bakugan}, land):
             return False
         self.pipeline.rename(zone, old, bakugan)
         return True
 
-    def _amend(self, ev):
+    def _owner(self, bakugan):
+        g = getattr(self.game, "game", self.game)   # a Journal, or the game itself
+        owners = getattr(g, "bak_owner", None)
+        return owners.get(bakugan) if owners is not None else None
+
+    def _amend(self, ev, land=None):
         """The pipeline names another Bakugan for the landing it reported on
         ev's zone (`ident`, or a player's answer), or takes that landing back
         (`unland`): take the guess back (`undo`, an ordinary input event of
@@ -126,12 +142,19 @@ class Match:
         should the referee refuse one of them now, the history is put back
         as it was. Everything stays in the log: the first version, the
         undos, the new one."""
-        land = self.guess.pop(ev["zone"], None)
+        z = ev["zone"]
+        slot = self.guess
+        if land is None:
+            land = self.guess.get(z)
+        elif land is not self.guess.get(z):
+            slot = self.before
+        if z in slot:
+            del slot[z]
         t = ev["t"]
         new = None
         if ev["ev"] == "ident" and ev["bakugan"] is not None:
             new = {"t": t, "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]}
-        later = ()
+        orig = later = ()
         if land is not None:
             evs = getattr(self.game, "events", None)
             if not evs:
@@ -141,7 +164,8 @@ class Match:
                 k -= 1
             if k < 0 or evs[k] is not land:
                 return False   # too far back: the players can still undo by hand
-            later = [self._again(e, t) for e in evs[k + 1:]]
+            orig = evs[k + 1:]
+            later = [self._again(e, t) for e in orig]
             for _ in range(len(later) + 1):
                 self.game.feed({"t": t, "ev": "undo"})
         ok = new is not None and self.game.feed(new)
@@ -159,13 +183,26 @@ class Match:
             if land is not None:
                 back = self._again(land, t)
                 if self.game.feed(back):
-                    self.guess[ev["zone"]] = back
+                    slot[z] = back
             for e in later:
                 self.game.feed(e)
+            self._moved(orig, later)
             return False
+        self._moved(orig, later)
         if ok:
-            self.guess[ev["zone"]] = new   # (a later answer may amend it again)
+            slot[z] = new   # (a later answer may amend it again)
+        elif new is None and slot is self.guess and z in self.before:
+            self.guess[z] = self.before.pop(z)   # taken back: the one before is the last again
         return ok
+
+    def _moved(self, orig, later):
+        # the events fed again are copies: the landings remembered follow them
+        for d in (self.guess, self.before):
+            for z in d:
+                x = d[z]
+                for i in range(len(orig)):
+                    if x is orig[i]:
+                        d[z] = later[i]
 
     @staticmethod
     def _again(e, t):

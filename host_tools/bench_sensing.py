@@ -91,7 +91,7 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
         if answer and ev["ev"] == "unsure":
             true = [o for o in opens if o["zone"] == ev["zone"] and o["t"] <= ev["t"] + EARLY_MS]
             if true and true[-1]["bakugan"] == ev["alt"]:
-                answers.append((ev["t"] + ANSWER_MS, ev["zone"], ev["alt"]))
+                answers.append((ev["t"] + ANSWER_MS, ev["zone"], ev["alt"], ev["bakugan"]))
     m = Match(board, game, sink, use_context=use_context, params=params, context=context)
     ctl = res.controls
     ci = 0
@@ -101,9 +101,11 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
             m.control(ctl[ci])
             ci += 1
         while answers and answers[0][0] <= t:
-            _, z, b = answers.pop(0)
+            _, z, b, was = answers.pop(0)
             if m.control({"t": t, "ev": "which", "zone": z, "bakugan": b}):
-                sensed.append({"ev": "ident", "t": t, "zone": z, "bakugan": b, "by": "player"})
+                # (`was`: the landing answered about, which need not be the
+                # zone's last: the other player may have landed there since)
+                sensed.append({"ev": "ident", "t": t, "zone": z, "bakugan": b, "by": "player", "was": was})
         if truth_context:
             box[1] = t
         m.frame(v, t)
@@ -127,6 +129,11 @@ def score(truth, sensed):
             last[e["zone"]] = e
         elif e["ev"] == "ident" and e["zone"] in last:
             lnd = last[e["zone"]]
+            if "was" in e and lnd["bakugan"] != e["was"]:
+                for x in reversed(lands):
+                    if x["zone"] == e["zone"] and x["bakugan"] == e["was"]:
+                        lnd = x
+                        break
             lnd["bakugan"] = e["bakugan"]
             lnd["ident_t"] = e["t"]
         elif e["ev"] == "unland" and e["zone"] in last:

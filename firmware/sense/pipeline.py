@@ -1303,9 +1303,10 @@ class Pipeline:
         """Name the Bakugan o again from its refined level (refine_ms of
         frames instead of the decision's few): a landing decided without
         certainty is amended (`ident`) when the refined level names another
-        of the candidates it was decided among (and if still unsure, the
-        table asks about the new name: `unsure`). Only the zone's last
-        landing (an `ident` amends the zone's last `land`)."""
+        of the candidates it was decided among, and the table asks the
+        thrower (`unsure`, the first name the other answer: the mat changed
+        its mind). Only the zone's last landing (an `ident` amends the
+        zone's last `land`)."""
         p = self.params
         cands = o.cands
         o.cands = None
@@ -1324,13 +1325,10 @@ class Pipeline:
             del self.where[old]
         self.where[b] = zi
         self._emit("ident", t, "zone", self.zone_ids[zi], "bakugan", b)
-        if post < p["decide_p"] and b in cands:
-            # still unsure: the table asks about the new name
-            rest = [c for c in cands if c != b and c in self.sigs]
-            if rest:
-                alt = signature.posterior(level, se, rest, self.sigs, p["rel_spread"])[0]
-                if self.sink is not None:
-                    self.sink({"ev": "unsure", "t": t, "zone": self.zone_ids[zi], "bakugan": b, "alt": alt})
+        if old is not None and self.sink is not None:
+            # The mat changed its mind: the thrower is asked (the first name
+            # is the other answer) even when the refined level looks clear.
+            self.sink({"ev": "unsure", "t": t, "zone": self.zone_ids[zi], "bakugan": b, "alt": old})
 
     def _left(self, zi, o, t):
         if not o.landed:

@@ -158,6 +158,10 @@ class Table:
             if q is not None and q[0] == ev.get("zone"):
                 self.question = None    # the mat renamed it (an `unsure` may follow)
         elif kind == "land" or kind == "unland":
+            q = self.question
+            if kind == "land" and q is not None and ev.get("zone") == q[0] and \
+                    self.j.game.bak_owner.get(ev.get("bakugan"), q[3]) != q[3]:
+                return      # the other player lands on it (a battle): the thrower may still answer
             self.question = None    # a new landing: the question is gone
             self.cands = None
             if kind == "land" and not ev.get("learned") and ev.get("bakugan") is not None:

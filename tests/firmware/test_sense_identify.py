@@ -193,6 +193,7 @@ class Identify(unittest.TestCase):
         evs = [(e["ev"], e["bakugan"]) for e in self.col.events]
         self.assertEqual(evs[:2], [("land", "skyress"), ("unsure", "skyress")])
         self.assertEqual(evs[2:], [("ident", "drago"), ("unsure", "drago")])
+        self.assertEqual(self.col.events[3]["alt"], "skyress")   # what it said first
         self.assertGreater(self.col.events[2]["t"], self.col.events[1]["t"])
         self.assertEqual(self.p.occupants(0), ["drago"])
 
@@ -303,6 +304,21 @@ class Amend(unittest.TestCase):
         self.assertEqual(self.j.view(), before)
         # the landing can still be asked about (the guess follows the put-back one)
         self.assertIs(self.m.guess[0], self.j.events[2])
+
+    def test_an_answer_about_the_landing_before_a_battle(self):
+        # Dan's landing on Runo's gate, then Runo lands there too (a battle)
+        # before Dan answers the mat's question: the answer is about Dan's
+        # landing, Runo's is fed again after it
+        self.m._sensed({"ev": "land", "t": 10, "zone": 1, "bakugan": "serpenoid"})
+        self.m._sensed({"ev": "land", "t": 900, "zone": 1, "bakugan": "tigrerra"})
+        self.assertIsNotNone(self.j.game.battle)
+        self.assertTrue(self.m.which(1, "drago", 1500))
+        self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["drago", "tigrerra"])
+        self.assertEqual(sorted(self.j.game.battle[1:3]), ["drago", "tigrerra"])
+        # Runo's landing is still the zone's last: the mat may still rename it
+        self.assertIs(self.m.guess[1], self.j.events[-1])
+        self.m._sensed({"ev": "ident", "t": 1600, "zone": 1, "bakugan": "falconeer"})
+        self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["drago", "falconeer"])
 
     def test_a_refused_name_keeps_the_guess(self):
         # tigrerra is Runo's: it cannot be the landing of Dan's turn

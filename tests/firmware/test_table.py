@@ -264,6 +264,20 @@ class Question(unittest.TestCase):
         self.assertTrue(t.button(1, SHORT, 1500))          # BACK: serpenoid after all
         self.assertEqual(self.answers, [(1, "serpenoid", 1500)])
 
+    def test_a_battle_on_the_zone_leaves_the_question_open(self):
+        # Runo lands on the asked landing's zone before Dan answers: Dan may
+        # still answer (Match.which amends the landing before the battle's)
+        t = self.table
+        t.sensed({"ev": "land", "t": 600, "zone": 1, "bakugan": "tigrerra"})
+        self.assertTrue(t.feed({"t": 600, "ev": "land", "zone": 1, "bakugan": "tigrerra"}))
+        self.assertEqual(t.asking(), (0, 1, "which"))
+        self.assertTrue(t.button(1, SHORT, 1000))          # Dan's BACK
+        self.assertEqual(self.answers, [(1, "drago", 1000)])
+        # Dan's next landing elsewhere would have closed it
+        self.setUp()
+        self.table.sensed({"ev": "land", "t": 600, "zone": 2, "bakugan": "saurus"})
+        self.assertIsNone(self.table.question)
+
     def test_answer_names_who_landed(self):
         t = self.table
         self.assertFalse(t.answer(1, "tigrerra", 300))     # Runo did not throw

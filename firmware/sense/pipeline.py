@@ -919,11 +919,17 @@ class Pipeline:
             self.lastalt = None
             got = self._identify(zi, level, se, force, t, pv[1] if pv is not None else None)
             decided = got is not None
-            if decided and force and got[0] in self.sigs and not got[1] and self.lastz > p["force_z"]:
+            if decided and force and got[0] in self.sigs and not got[1] and \
+                    self.lastz > (p["match_z"] if self.cw[zi] == wt0 else p["force_z"]):
                 # Decided by the clock, yet no one who may land has this
                 # level (a battle's pair lifted one after the other leaves
                 # a fading tail in the window's mean): not a landing, the
-                # field is unexplained (5.).
+                # field is unexplained (5.). A field that went away read as
+                # a cancelling arrival (`cw`) must match as closely as an
+                # undisturbed decision (match_z): a lift whose level is near
+                # an expected one's was taken for it (measured: such
+                # arrivals match within 3.5, 3 of the 8 lifts left were 5-6
+                # away).
                 self._wait("mismatch")
                 decided = False
             if not decided and pv is not None and pv[0] is not None:

@@ -68,6 +68,7 @@ _SB = const(8)         # settled-state fixed point
 _TOLSH = const(5)      # stability tolerance: + E >> _TOLSH
 _ROLL_X = const(4)     # a roll's peak E is this many zone thresholds: noise never is
 _NMAX = const(255)     # frames averaged at most
+_CW_CARRY_MS = const(150)   # an arrival window started again this soon is still it (seen: 100 ms)
 
 # Fault codes in `bad` (0 = healthy).
 _DEAD = const(1)
@@ -493,6 +494,12 @@ class Pipeline:
                         bpk[zi] = e_sum
                     if rfn[zi]:
                         self._refined(zi, t)
+                    if self.cw[zi] == wt0[zi] and t - wt0[zi] <= _CW_CARRY_MS:
+                        # an arrival on the standing one whose ball now pops
+                        # open: the new window is still that arrival (the
+                        # early land fed meanwhile started the battle, so
+                        # the referee's picture can no longer say so)
+                        self.cw[zi] = t
                     wact[zi] = 1
                     wt0[zi] = t
                     tw0[zi] = t

@@ -198,3 +198,18 @@ def test_a_lift_is_not_read_as_a_cancelling_arrival_it_does_not_match(board):
     sensed = bench_sensing.run_pipeline(board, header, res)
     near = [e for e in sensed if e.get("zone") == 10 and 69000 <= e["t"] <= 72000]
     assert [e["ev"] for e in near if e["ev"] == "land"] == [], near
+
+
+def test_a_cancelling_arrival_stays_one_when_its_window_starts_again(board):
+    # Seed 136: tigrerra lands on skyress (zone 14, opposite polarities) at
+    # 36.06 s. The fading field is taken as an arrival and the early land
+    # starts the battle; 100 ms later the ball pops open and a new window
+    # starts. It is still that arrival: the landing stands, skyress did not
+    # leave (before: `leave skyress`, `unland`, and at the battle's pickup
+    # 3.5 s later a false landing).
+    header, res = bench_sensing.simulate(board, 136)
+    opens = [e for e in res.truth if e["ev"] == "open" and e["zone"] == 14 and 36000 <= e["t"] <= 36100]
+    assert [e["bakugan"] for e in opens] == ["tigrerra"]
+    sensed = bench_sensing.run_pipeline(board, header, res)
+    near = [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == 14 and 35900 <= e["t"] <= 39000]
+    assert [k for k, b in near if k in ("land", "leave", "unland")] == ["land"], near

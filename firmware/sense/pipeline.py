@@ -1324,14 +1324,11 @@ class Pipeline:
         cands = o.cands
         o.cands = None
         b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], o.others, p["other_prior"])
-        if b is None or z > p["match_z"]:
-            return
-        if b == o.bid:
-            o.certain = post >= p["certain_p"]
-            return
-        if self.where.get(b, zi) != zi:
-            return     # it stands on another zone
+        if b is None or z > p["match_z"] or (b != o.bid and self.where.get(b, zi) != zi):
+            return     # (or the one named stands on another zone)
         o.certain = post >= p["certain_p"]
+        if b == o.bid:
+            return
         old = o.bid
         o.bid = b
         if old is not None and self.where.get(old) == zi:

@@ -81,6 +81,23 @@ def without_amended(evs):
     return out
 
 
+def announced(evs):
+    """The times the landings were first announced, one per `stand` of the
+    game as it stands: a landing the sensing amended (`ident` after the
+    first guess) stands at the amend's time, but was announced at its first
+    guess's (the undone land's `at`)."""
+    out = []
+    first = None   # (the undo's time, the undone land's): the amend lands at the undo's time
+    for e in evs:
+        if e.get("ev") == "undo" and e.get("undone") == "land":
+            if first is None or first[0] != e.get("t"):
+                first = (e.get("t"), e.get("at"))
+        elif e.get("ev") == "stand":
+            out.append(first[1] if first is not None and first[0] == e["t"] else e["t"])
+            first = None
+    return out
+
+
 def strip_t(events):
     out = []
     for e in events:

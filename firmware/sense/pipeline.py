@@ -736,7 +736,7 @@ class Pipeline:
         # 1. Quiet: everything left, the field is back to the baseline.
         quiet = not arrived and self._quiet(zi, now, 3) and self._quiet(zi, self._perp(zi, vec, old), na)
         if quiet:
-            if self._hold_leave(zi, t):
+            if self._hold_leave(zi, t, True):
                 return
             if self._cancels(zi, [vec[j] - old[j] for j in range(m)], na, t):
                 quiet = False
@@ -857,6 +857,20 @@ class Pipeline:
                 self._refine_from(zi, t)
             else:
                 self._set_state(zi, vec)
+                r = occ[0]
+                if len(occ) == 1 and r.landed:
+                    # The field left is the other one's own: its share was
+                    # measured on top of the first one's, with that one's
+                    # error in it, and its lift must match it (seen: -34.5
+                    # taken for a field of -28; the lift's +28 was read as a
+                    # Bakugan of +22.6 landing).
+                    r.contrib = _dv(vec)
+                    r.under = _dv([0.0] * m)
+                    r.cands = None      # (battle over: not one to rename)
+                    lv, se_v, ok_v = self._signature(zi, vec, na)
+                    if ok_v and lv * r.sig > 0.0:
+                        r.sig = lv
+                    self._refine_from(zi, t)
             self.nocc[zi] = len(occ)
             return
         if shaped and bk < 0.0 and best.landed and t - self.wt0[zi] < p["lift_ms"]:
@@ -1046,21 +1060,33 @@ class Pipeline:
             del self.where[pv[0]]
         self._emit("unland", t, "zone", self.zone_ids[zi], "bakugan", pv[0])
 
-    def _hold_leave(self, zi, t):
+    def _hold_leave(self, zi, t, both=False):
         """True (and the zone keeps its window) while the leave of a zone's
         only Bakugan has not held for leave_hold_ms: a second Bakugan of the
         other polarity rolling to a stop on the card can cancel the
         occupant's field for a few frames before it opens (a battle, not a
-        lift)."""
+        lift). both: the zone reads empty; with two of opposite polarity
+        standing, that must hold too."""
         k = 0
         sig = 0.0
+        pair = False
         for o in self.occ[zi]:
             if o.landed:
                 k += 1
+                if sig * o.sig < 0.0:
+                    pair = True
                 sig = o.sig
-        if k != 1 or not sig:
+        if k == 2 and pair and both:
+            # Both taken to be gone, two of opposite polarity: while one is
+            # lifted, the zone's
+            # field passes through zero (the sum of the two) on its way to
+            # the other one's own: quiet for a few frames is not both gone
+            # (seen: 2 false landings in 200 games, the one left read as
+            # landing again).
+            pass
+        elif k != 1 or not sig:
             return False   # two stand: the battle is on, no third comes
-        if self.context is None:
+        elif self.context is None:
             return False
         p = self.params
         wt0 = self.wt0[zi]
@@ -1078,7 +1104,7 @@ class Pipeline:
         # too: its field passes through zero on the way in) (otherwise the
         # leave is taken at once, and the baselines are set again on the
         # empty card before anything they drifted by looks like a field).
-        if not self._could_cancel(zi, sig, False):
+        if not pair and not self._could_cancel(zi, sig, False):
             return False
         h = wt0 + p["leave_hold_ms"]
         if t >= h:

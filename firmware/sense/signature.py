@@ -152,6 +152,17 @@ def fit(xs, ys, vs, rect, h, margin=0.0):
     return ba, bx, by, sqrt(res / vv)
 
 
+def loglik(x, sx, s, rel):
+    """(log-likelihood, z score) of a level x (standard error sx) for a
+    Bakugan of learnt signature s (None: never registered, a flat likelihood
+    over +-UNKNOWN_SPAN times |x|)."""
+    if s is None:
+        return -log(2.0 * UNKNOWN_SPAN * (abs(x) + 3.0 * sx) + 1e-9), 0.0
+    sd = sqrt(sx * sx + (rel * s) * (rel * s) + (rel * x) * (rel * x)) + 1e-9
+    z = (x - s) / sd
+    return -0.5 * z * z - log(sd * 2.5066283), z
+
+
 def posterior(x, sx, candidates, sigs, rel, others=(), other_prior=0.0):
     """Who among `candidates` has signature x (measured with standard error
     sx)? sigs: {id: learnt signed level}; rel: relative spread of a
@@ -168,15 +179,7 @@ def posterior(x, sx, candidates, sigs, rel, others=(), other_prior=0.0):
     lp = log(other_prior) if other_prior > 0.0 else -1e30
     for group, prior in ((candidates, 0.0), (others, lp)):
         for b in group:
-            s = sigs.get(b)
-            if s is None:
-                span = 2.0 * UNKNOWN_SPAN * (abs(x) + 3.0 * sx) + 1e-9
-                ll = -log(span)
-                z = 0.0
-            else:
-                sd = sqrt(sx * sx + (rel * s) * (rel * s) + (rel * x) * (rel * x)) + 1e-9
-                z = (x - s) / sd
-                ll = -0.5 * z * z - log(sd * 2.5066283)
+            ll, z = loglik(x, sx, sigs.get(b), rel)
             ll += prior
             lls.append(ll)
             if ll > bl:

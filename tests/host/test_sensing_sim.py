@@ -213,3 +213,34 @@ def test_a_cancelling_arrival_stays_one_when_its_window_starts_again(board):
     sensed = bench_sensing.run_pipeline(board, header, res)
     near = [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == 14 and 35900 <= e["t"] <= 39000]
     assert [k for k, b in near if k in ("land", "leave", "unland")] == ["land"], near
+
+
+def test_the_one_left_of_a_battle_is_measured_again_when_the_other_goes(board):
+    # Seed 194: robotallion lands on juggernoid (zone 6, opposite
+    # polarities) at 56.16 s; its share of the field, measured on top of
+    # juggernoid's, reads -34.5 where its own field alone is about -28.
+    # Juggernoid is lifted at 60.52 s, robotallion at 60.78 s: the +28 of
+    # that lift, 8 short of the share, was read as juggernoid (+22.6)
+    # landing again. The field left when juggernoid went is robotallion's
+    # own: its lift matches it.
+    header, res = bench_sensing.simulate(board, 194)
+    lifts = [(e["t"], e["bakugan"]) for e in res.truth if e["ev"] == "leave" and e["zone"] == 6 and 60000 <= e["t"] <= 61000]
+    assert [b for t, b in lifts] == ["juggernoid", "robotallion"]
+    sensed = bench_sensing.run_pipeline(board, header, res)
+    near = [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == 6 and 60000 <= e["t"] <= 63000]
+    assert [k for k, b in near] == ["leave", "leave"], near
+
+
+def test_a_battle_pair_is_not_both_gone_when_the_field_passes_through_zero(board):
+    # Seed 167: falconeer and juggernoid (opposite polarities) stand on
+    # zone 9; falconeer is lifted at 43.0 s, juggernoid at 43.49 s. While
+    # falconeer goes, the zone's field passes through zero on its way to
+    # juggernoid's own: read as both gone at once, and juggernoid's field
+    # then as juggernoid landing again. Quiet must hold first.
+    header, res = bench_sensing.simulate(board, 167)
+    lifts = [e["bakugan"] for e in res.truth if e["ev"] == "leave" and e["zone"] == 9 and 42900 <= e["t"] <= 43600]
+    assert lifts == ["falconeer", "juggernoid"]
+    sensed = bench_sensing.run_pipeline(board, header, res)
+    near = [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == 9 and 42900 <= e["t"] <= 45000]
+    assert [k for k, b in near] == ["leave", "leave"], near
+    assert near[0][1] != near[1][1]

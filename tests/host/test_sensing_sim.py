@@ -244,3 +244,17 @@ def test_a_battle_pair_is_not_both_gone_when_the_field_passes_through_zero(board
     near = [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == 9 and 42900 <= e["t"] <= 45000]
     assert [k for k, b in near] == ["leave", "leave"], near
     assert near[0][1] != near[1][1]
+
+
+def test_the_second_of_a_pair_lifted_is_not_read_as_a_throw_on_it(board):
+    # Seed 162: siege and tigrerra stand on zone 4 after a battle; siege is
+    # lifted at 67.30 s, tigrerra at 67.74 s. The mat's referee (wrong
+    # since an earlier name) still keeps tigrerra there and expects a
+    # throw of the other polarity: the fading field was read as siege
+    # landing on it again. No throw comes 0.4 s after one of the pair went.
+    header, res = bench_sensing.simulate(board, 162)
+    lifts = [e["bakugan"] for e in res.truth if e["ev"] == "leave" and e["zone"] == 4 and 67000 <= e["t"] <= 68000]
+    assert lifts == ["siege", "tigrerra"]
+    sensed = bench_sensing.run_pipeline(board, header, res)
+    near = [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == 4 and 67000 <= e["t"] <= 70000]
+    assert [k for k, b in near if k == "land"] == [], near

@@ -16,7 +16,10 @@ Bakugan (`ident`), the guess is taken back with `undo` (game: a
 referee.journal.Journal, or anything with its `events` and undo input) and
 the named one lands. `register {bakugan, zone}` teaches the
 pipeline the next Bakugan that settles on that zone; that landing is a
-lesson, not a throw, and is not passed to the referee. Every sensed event
+lesson, not a throw, and is not passed to the referee. A `miss` the
+referee refuses because the mat named the player's landing as that very
+Bakugan, and asked about it, answers the question (the landing was the
+other one) and is fed again. Every sensed event
 (land, ident, unland, unsure, leave, fault) also goes to `sink` when one
 is given.
 
@@ -43,6 +46,7 @@ class Match:
             self.pipeline.stays = self._stays
         self.guess = {}   # zone -> the land event fed for the pipeline's first guess
         self.before = {}  # zone -> the one before it there (a battle: an answer may be about it)
+        self.alt = {}     # zone -> (named, other answer) of the mat's last question there
 
     def _context(self):
         player, ids = self.game.expects()
@@ -70,6 +74,8 @@ class Match:
         kind = ev.get("ev")
         if kind == "which":
             return self.which(ev.get("zone"), ev.get("bakugan"), ev.get("t", 0))
+        if kind == "miss":
+            return self.game.feed(ev) or self._missed(ev)
         if kind == "register":
             b = ev.get("bakugan")
             z = ev.get("zone")
@@ -98,6 +104,30 @@ class Match:
             self.guess[ev["zone"]] = land
         elif kind == "ident" or kind == "unland":
             self._amend(ev)
+        elif kind == "unsure":
+            self.alt[ev["zone"]] = (ev["bakugan"], ev["alt"])
+
+    def _missed(self, ev):
+        # A player says their Bakugan b missed, and the referee refuses it:
+        # it holds b as landed, because the mat named a landing b and asked
+        # about it (`unsure`). The player's word answers the question: that
+        # landing was the other one. Then the miss is fed again; refused
+        # still, the answer is taken back.
+        b = ev.get("bakugan")
+        t = ev.get("t", 0)
+        for z in self.alt:
+            named, other = self.alt[z]
+            if named != b:
+                continue
+            for land in (self.guess.get(z), self.before.get(z)):
+                if land is not None and land["bakugan"] == b:
+                    if not self.which(z, other, t):
+                        return False
+                    if self.game.feed(ev):
+                        return True
+                    self.which(z, b, t)
+                    return False
+        return False
 
     def which(self, zone, bakugan, t):
         """A player says which Bakugan the zone's last landing by them was

@@ -320,6 +320,35 @@ class Amend(unittest.TestCase):
         self.m._sensed({"ev": "ident", "t": 1600, "zone": 1, "bakugan": "falconeer"})
         self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["drago", "falconeer"])
 
+    def test_a_miss_of_the_one_named_answers_the_question(self):
+        # the mat named Dan's landing serpenoid, unsure (drago the other
+        # answer); Runo throws; Dan then says serpenoid missed: the referee
+        # holds serpenoid as standing and refuses, so the landing was drago
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})
+        self.m._sensed({"ev": "unsure", "t": 10, "zone": 0, "bakugan": "serpenoid", "alt": "drago"})
+        self.m._sensed({"ev": "land", "t": 900, "zone": 1, "bakugan": "tigrerra"})
+        self.assertTrue(self.m.control({"ev": "miss", "t": 3000, "bakugan": "serpenoid"}))
+        self.assertEqual([(e["ev"], e.get("bakugan")) for e in self.j.events[2:]],
+                         [("land", "drago"), ("land", "tigrerra"), ("miss", "serpenoid")])
+        self.assertEqual(self.j.game.loc["drago"], 0)
+
+    def test_a_miss_refused_without_a_question_changes_nothing(self):
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})
+        self.m._sensed({"ev": "land", "t": 900, "zone": 1, "bakugan": "tigrerra"})
+        self.assertFalse(self.m.control({"ev": "miss", "t": 3000, "bakugan": "serpenoid"}))
+        self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["serpenoid", "tigrerra"])
+
+    def test_a_miss_refused_after_the_answer_too_takes_the_answer_back(self):
+        # Dan's landing, unsure between serpenoid and drago; Runo lands, then
+        # Dan lands saurus: all three of Dan's are out, no miss can be his
+        # turn's (it is Runo's): the answer is taken back
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})
+        self.m._sensed({"ev": "unsure", "t": 10, "zone": 0, "bakugan": "serpenoid", "alt": "drago"})
+        self.m._sensed({"ev": "land", "t": 900, "zone": 1, "bakugan": "tigrerra"})
+        self.m._sensed({"ev": "land", "t": 1900, "zone": 1, "bakugan": "saurus"})
+        self.assertFalse(self.m.control({"ev": "miss", "t": 3000, "bakugan": "serpenoid"}))
+        self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["serpenoid", "tigrerra", "saurus"])
+
     def test_a_refused_name_keeps_the_guess(self):
         # tigrerra is Runo's: it cannot be the landing of Dan's turn
         self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})

@@ -29,7 +29,9 @@ Inferences (timings are constants below, documented in docs/table-play.md):
   colour for QUESTION_MS; the thrower's OK says it was the one named, BACK
   that it was the other one (Match.which: the landing is taken back and the
   other one lands); the phone page asks the same (`answer`, which the
-  buttons use too). No answer: the reading stands.
+  buttons use too). No answer: the reading stands. A battle on the asked
+  zone is not resolved (by a button or inferred) while the question is
+  open: who landed decides it.
 
 Buttons (two per player: OK and BACK; wiring.json names their roles):
 - OK or BACK short, by the thrower, while the mat asks about an unsure
@@ -182,16 +184,17 @@ class Table:
     def tick(self, t):
         self.t = t
         g = self.j.game
+        if self.question is not None and t - self.question[4] >= QUESTION_MS:
+            self.question = None    # no answer: the mat's reading stands
         if g.battle is None:
             if self.lifted:
                 self.lifted = []    # only when needed: a tick allocates nothing
             self.grace_from = -1
             self.touched = False
-        elif self.grace_from >= 0 and not self.touched and t - self.grace_from >= BATTLE_GRACE_MS:
+        elif self.grace_from >= 0 and not self.touched and t - self.grace_from >= BATTLE_GRACE_MS and \
+                not self._asked_in(g.battle):
             self.grace_from = -1
             self._send({"t": t, "ev": "resolve", "by": "infer"})
-        if self.question is not None and t - self.question[4] >= QUESTION_MS:
-            self.question = None    # no answer: the mat's reading stands
         if self.roll_at >= 0 and t - self.roll_at >= MISS_WAIT_MS:
             self.roll_at = -1
             p, cands = g.expects()
@@ -207,15 +210,15 @@ class Table:
         player, role = self.roles[i]
         g = self.j.game
         self.t = t
-        if g.battle is not None:
-            self.touched = True
+        q = self.question
+        if g.battle is not None and not (gesture == SHORT and q is not None and q[3] == player):
+            self.touched = True     # (an answer to the mat's question is not about the battle)
         if role == BACK and gesture == LONG:
             self.pending_miss = None
             g = None   # an undo drops the game: no reference to it here (Journal.undo)
             return self.j.undo(t) is not None
         if gesture != SHORT:
             return False
-        q = self.question
         if q is not None and q[3] == player:
             # the thrower answers the mat's question: OK, it was the one it
             # named; BACK, it was the other one
@@ -237,6 +240,8 @@ class Table:
             self.pending_miss = None
             return True
         if g.battle is not None:
+            if self._asked_in(g.battle):
+                return False    # the thrower answers first: who landed decides the battle
             return self._send({"t": t, "ev": "resolve", "by": "button"})
         if g.choice is not None:
             if g.choice[0] != player:
@@ -254,6 +259,13 @@ class Table:
         if p == player and cands:
             return self._send({"t": t, "ev": "miss", "bakugan": cands[0], "by": "button"})
         return False
+
+    def _asked_in(self, battle):
+        # the mat's question is about a landing of this battle (its zone):
+        # the battle waits for the answer (at most QUESTION_MS), or a
+        # game-ending resolve could come before the thrower says who it was
+        q = self.question
+        return q is not None and battle is not None and q[0] == battle[0]
 
     def answer(self, player, bakugan, t):
         """The thrower's answer to the mat's question (a button or the phone

@@ -278,6 +278,56 @@ class Question(unittest.TestCase):
         self.table.sensed({"ev": "land", "t": 600, "zone": 2, "bakugan": "saurus"})
         self.assertIsNone(self.table.question)
 
+    def test_a_battle_on_the_asked_zone_waits_for_the_answer(self):
+        # Runo lands on the asked zone (a battle); Runo's OK would resolve
+        # it, but the question is about one of its two: refused until Dan
+        # answers
+        t = self.table
+        t.sensed({"ev": "land", "t": 600, "zone": 1, "bakugan": "tigrerra"})
+        self.assertTrue(t.feed({"t": 600, "ev": "land", "zone": 1, "bakugan": "tigrerra"}))
+        self.assertFalse(t.button(2, SHORT, 900))          # Runo's OK: not yet
+        self.assertIsNotNone(t.j.game.battle)
+        self.assertTrue(t.button(1, SHORT, 1000))          # Dan's BACK: it was drago
+        self.assertEqual(self.answers, [(1, "drago", 1000)])
+        self.assertTrue(t.button(2, SHORT, 1100))          # Runo's OK resolves it now
+        self.assertIsNone(t.j.game.battle)
+
+    def test_the_inferred_resolve_waits_for_the_answer_too(self):
+        t = self.table
+        t.sensed({"ev": "land", "t": 600, "zone": 1, "bakugan": "tigrerra"})
+        self.assertTrue(t.feed({"t": 600, "ev": "land", "zone": 1, "bakugan": "tigrerra"}))
+        t.sensed({"ev": "leave", "t": 1000, "zone": 1, "bakugan": "tigrerra"})
+        t.sensed({"ev": "leave", "t": 1100, "zone": 1, "bakugan": "serpenoid"})
+        t.tick(1100 + controller.BATTLE_GRACE_MS)          # both lifted long enough, but asked
+        self.assertIsNotNone(t.j.game.battle)
+        self.assertTrue(t.button(0, SHORT, 1200 + controller.BATTLE_GRACE_MS))   # Dan's OK: serpenoid it was
+        t.tick(1300 + controller.BATTLE_GRACE_MS)          # (the answer is not a touch of the battle)
+        self.assertIsNone(t.j.game.battle)
+        # unanswered, the battle waits until the question times out
+        self.setUp()
+        t = self.table
+        t.sensed({"ev": "land", "t": 600, "zone": 1, "bakugan": "tigrerra"})
+        self.assertTrue(t.feed({"t": 600, "ev": "land", "zone": 1, "bakugan": "tigrerra"}))
+        t.sensed({"ev": "leave", "t": 1000, "zone": 1, "bakugan": "tigrerra"})
+        t.sensed({"ev": "leave", "t": 1100, "zone": 1, "bakugan": "serpenoid"})
+        t.tick(1100 + controller.BATTLE_GRACE_MS)
+        self.assertIsNotNone(t.j.game.battle)
+        t.tick(200 + controller.QUESTION_MS)
+        self.assertIsNone(t.j.game.battle)
+
+    def test_a_battle_elsewhere_does_not_wait(self):
+        t = self.table
+        t.sensed({"ev": "land", "t": 600, "zone": 2, "bakugan": "tigrerra"})
+        self.assertTrue(t.feed({"t": 600, "ev": "land", "zone": 2, "bakugan": "tigrerra"}))
+        self.assertIsNone(t.question)                       # a landing elsewhere closed it
+        t.sensed({"ev": "land", "t": 900, "zone": 2, "bakugan": "drago"})
+        self.assertTrue(t.feed({"t": 900, "ev": "land", "zone": 2, "bakugan": "drago"}))
+        t.sensed({"ev": "unsure", "t": 1000, "zone": 2, "bakugan": "drago", "alt": "saurus"})
+        self.assertFalse(t.button(2, SHORT, 1100))         # the question is on the battle's zone
+        self.table.question = None                          # (answered)
+        self.assertTrue(t.button(2, SHORT, 1200))
+        self.assertIsNone(t.j.game.battle)
+
     def test_answer_names_who_landed(self):
         t = self.table
         self.assertFalse(t.answer(1, "tigrerra", 300))     # Runo did not throw

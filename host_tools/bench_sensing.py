@@ -20,7 +20,11 @@ Prints (figures, not pass/fail):
   time per frame.
 
 Identification counts the final identity: a `land` as amended by a later
-`ident` on its zone (the first guess is reported too).
+`ident` on its zone (the first guess is reported too). It is also reported
+over the games where no lesson said that a player's own two Bakugan read
+alike (`alike`): the referee's context cannot separate such a pair, and
+`bakumat register` warns the players about it (swap one for a Bakugan with
+another magnet).
 
 Matching: a sensed `land` matches the earliest unmatched true opening on the
 same zone with -500 ms <= t_sensed - t_open <= 1000 ms (a decision may come
@@ -177,12 +181,31 @@ def score(truth, sensed):
     }
 
 
+def own_alike(header, sensed):
+    """True when a lesson (`land` with `learned`) said a player's Bakugan
+    reads alike (`alike`, within alike_rel) one of that player's own: the
+    referee's context cannot separate those two, and `bakumat register`
+    warns about such a pair when it is taught."""
+    owner = {}
+    for i, pl in enumerate(header["players"]):
+        for b in pl["bakugan"]:
+            owner[b["id"]] = i
+    for e in sensed:
+        if e["ev"] == "land" and e.get("learned"):
+            p = owner.get(e["bakugan"])
+            if p is not None and any(owner.get(a) == p for a in e.get("alike", ())):
+                return True
+    return False
+
+
 def _one_game(args):
     board, seed, params = args
     header, res = simulate(board, seed)
     t0 = time.time()
-    s1 = score(res.truth, run_pipeline(board, header, res, True, params))
+    sensed = run_pipeline(board, header, res, True, params)
+    s1 = score(res.truth, sensed)
     dt = time.time() - t0
+    told = not own_alike(header, sensed)
     s2 = score(res.truth, run_pipeline(board, header, res, False, params))
     s3 = score(res.truth, run_pipeline(board, header, res, True, params, truth_context=True))
     sa = run_pipeline(board, header, res, True, params, answer=True)
@@ -193,7 +216,8 @@ def _one_game(args):
             "asked": sum(1 for e in sa if e["ev"] == "unsure"),
             "answered": sum(1 for e in sa if e.get("by") == "player"), "retracted": s1["retracted"], "amended": s1["amended"], "id_latency": s1["id_latency"],
             "id_ok_free": s2["id_ok"], "latency": s1["latency"], "latency_lesson": s1["latency_lesson"], "frames": len(res.frames),
-            "ms": res.frames[-1][0] if res.frames else 0, "pipe_s": dt}
+            "ms": res.frames[-1][0] if res.frames else 0, "pipe_s": dt,
+            "games_told": 1 if told else 0, "id_n_told": s1["id_n"] if told else 0, "id_ok_told": s1["id_ok"] if told else 0}
 
 
 def corpus(board, games, seed0, params=None, progress=None, jobs=1):
@@ -201,7 +225,7 @@ def corpus(board, games, seed0, params=None, progress=None, jobs=1):
     tot = {"opens": 0, "lands": 0, "matched": 0, "false": 0, "missed": 0, "id_n": 0, "id_ok": 0,
            "id_n_free": 0, "id_ok_free": 0, "id_n_truth": 0, "id_ok_truth": 0, "latency": [], "latency_lesson": [], "id_n_ans": 0, "id_ok_ans": 0, "asked": 0, "answered": 0,
            "id_ok_first": 0, "amended": 0, "id_latency": [], "retracted": 0, "frames": 0,
-           "ms": 0, "pipe_s": 0.0}
+           "ms": 0, "pipe_s": 0.0, "games_told": 0, "id_n_told": 0, "id_ok_told": 0}
     tasks = [(board, seed0 + k, params) for k in range(games)]
     if jobs > 1:
         import multiprocessing
@@ -362,6 +386,10 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
     w("identification of game landings (registration excluded):\n")
     w("  with the referee's context    %.4f (%d/%d, target >= %.2f)\n"
       % (idc, tot["id_ok"], tot["id_n"], TARGETS["id_context"]))
+    w("  ... in the games where no player's own two Bakugan read alike at registration\n"
+      "    (`alike`, what `bakumat register` warns about): %.4f (%d/%d), %d of %d games\n"
+      % (tot["id_ok_told"] / float(tot["id_n_told"] or 1), tot["id_ok_told"], tot["id_n_told"],
+         tot["games_told"], games))
     w("  first guess (at the land)     %.4f (%d/%d); amended by `ident` %d times, final identity\n"
       "    median %d ms, p95 %d ms after the true opening\n"
       % (tot["id_ok_first"] / float(tot["id_n"] or 1), tot["id_ok_first"], tot["id_n"], tot["amended"],

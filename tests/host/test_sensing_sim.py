@@ -258,3 +258,17 @@ def test_the_second_of_a_pair_lifted_is_not_read_as_a_throw_on_it(board):
     sensed = bench_sensing.run_pipeline(board, header, res)
     near = [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == 4 and 67000 <= e["t"] <= 70000]
     assert [k for k, b in near if k == "land"] == [], near
+
+
+def test_the_benchmark_tells_games_with_a_players_own_pair_alike():
+    # only a pair of the same player's counts: the referee's context
+    # separates two players' Bakugan (only the thrower's may land)
+    header = {"players": [{"bakugan": [{"id": "drago"}, {"id": "gorem"}]},
+                          {"bakugan": [{"id": "tigrerra"}, {"id": "skyress"}]}]}
+    lesson = {"ev": "land", "t": 1, "zone": 0, "learned": True}
+    across = [dict(lesson, bakugan="drago", alike=["tigrerra"]), dict(lesson, bakugan="skyress")]
+    own = across + [dict(lesson, bakugan="skyress", alike=["tigrerra", "gorem"])]
+    assert not bench_sensing.own_alike(header, across)
+    assert bench_sensing.own_alike(header, own)
+    # a game landing's fields say nothing about it
+    assert not bench_sensing.own_alike(header, [{"ev": "land", "t": 5, "zone": 1, "bakugan": "drago", "alike": ["gorem"]}])

@@ -235,6 +235,12 @@ class Question(unittest.TestCase):
         self.table.feed({"t": 2, "ev": "land", "zone": 1, "bakugan": "serpenoid"})
         self.table.sensed({"ev": "unsure", "t": 200, "zone": 1, "bakugan": "serpenoid", "alt": "drago"})
 
+    def landed(self, t, zone, bakugan):
+        # as Match does: the table hears the landing, then the referee gets it
+        ev = {"ev": "land", "t": t, "zone": zone, "bakugan": bakugan}
+        self.table.sensed(ev)
+        self.assertTrue(self.table.feed(dict(ev)))
+
     def test_the_zone_asks_the_thrower(self):
         self.assertEqual(self.table.asking(), (0, 1, "which"))
 
@@ -283,8 +289,7 @@ class Question(unittest.TestCase):
         # it, but the question is about one of its two: refused until Dan
         # answers
         t = self.table
-        t.sensed({"ev": "land", "t": 600, "zone": 1, "bakugan": "tigrerra"})
-        self.assertTrue(t.feed({"t": 600, "ev": "land", "zone": 1, "bakugan": "tigrerra"}))
+        self.landed(600, 1, "tigrerra")
         self.assertFalse(t.button(2, SHORT, 900))          # Runo's OK: not yet
         self.assertIsNotNone(t.j.game.battle)
         self.assertTrue(t.button(1, SHORT, 1000))          # Dan's BACK: it was drago
@@ -292,36 +297,34 @@ class Question(unittest.TestCase):
         self.assertTrue(t.button(2, SHORT, 1100))          # Runo's OK resolves it now
         self.assertIsNone(t.j.game.battle)
 
-    def test_the_inferred_resolve_waits_for_the_answer_too(self):
+    def battle_lifted(self):
+        # Runo lands on the asked zone, then both are lifted, and the
+        # battle's grace has passed with no button pressed
         t = self.table
-        t.sensed({"ev": "land", "t": 600, "zone": 1, "bakugan": "tigrerra"})
-        self.assertTrue(t.feed({"t": 600, "ev": "land", "zone": 1, "bakugan": "tigrerra"}))
-        t.sensed({"ev": "leave", "t": 1000, "zone": 1, "bakugan": "tigrerra"})
-        t.sensed({"ev": "leave", "t": 1100, "zone": 1, "bakugan": "serpenoid"})
-        t.tick(1100 + controller.BATTLE_GRACE_MS)          # both lifted long enough, but asked
-        self.assertIsNotNone(t.j.game.battle)
-        self.assertTrue(t.button(0, SHORT, 1200 + controller.BATTLE_GRACE_MS))   # Dan's OK: serpenoid it was
-        t.tick(1300 + controller.BATTLE_GRACE_MS)          # (the answer is not a touch of the battle)
-        self.assertIsNone(t.j.game.battle)
-        # unanswered, the battle waits until the question times out
-        self.setUp()
-        t = self.table
-        t.sensed({"ev": "land", "t": 600, "zone": 1, "bakugan": "tigrerra"})
-        self.assertTrue(t.feed({"t": 600, "ev": "land", "zone": 1, "bakugan": "tigrerra"}))
+        self.landed(600, 1, "tigrerra")
         t.sensed({"ev": "leave", "t": 1000, "zone": 1, "bakugan": "tigrerra"})
         t.sensed({"ev": "leave", "t": 1100, "zone": 1, "bakugan": "serpenoid"})
         t.tick(1100 + controller.BATTLE_GRACE_MS)
+        return t
+
+    def test_the_inferred_resolve_waits_for_the_answer_too(self):
+        t = self.battle_lifted()
+        self.assertIsNotNone(t.j.game.battle)              # asked: not resolved
+        self.assertTrue(t.button(0, SHORT, 1200 + controller.BATTLE_GRACE_MS))   # Dan's OK: serpenoid it was
+        t.tick(1300 + controller.BATTLE_GRACE_MS)          # (the answer is not a touch of the battle)
+        self.assertIsNone(t.j.game.battle)
+
+    def test_unanswered_the_battle_waits_until_the_question_times_out(self):
+        t = self.battle_lifted()
         self.assertIsNotNone(t.j.game.battle)
         t.tick(200 + controller.QUESTION_MS)
         self.assertIsNone(t.j.game.battle)
 
-    def test_a_battle_elsewhere_does_not_wait(self):
+    def test_a_question_about_the_battles_second_landing_holds_it_too(self):
         t = self.table
-        t.sensed({"ev": "land", "t": 600, "zone": 2, "bakugan": "tigrerra"})
-        self.assertTrue(t.feed({"t": 600, "ev": "land", "zone": 2, "bakugan": "tigrerra"}))
+        self.landed(600, 2, "tigrerra")
         self.assertIsNone(t.question)                       # a landing elsewhere closed it
-        t.sensed({"ev": "land", "t": 900, "zone": 2, "bakugan": "drago"})
-        self.assertTrue(t.feed({"t": 900, "ev": "land", "zone": 2, "bakugan": "drago"}))
+        self.landed(900, 2, "drago")
         t.sensed({"ev": "unsure", "t": 1000, "zone": 2, "bakugan": "drago", "alt": "saurus"})
         self.assertFalse(t.button(2, SHORT, 1100))         # the question is on the battle's zone
         self.table.question = None                          # (answered)

@@ -215,6 +215,16 @@ def test_a_cancelling_arrival_stays_one_when_its_window_starts_again(board):
     assert [k for k, b in near if k in ("land", "leave", "unland")] == ["land"], near
 
 
+def pickup(board, seed, zone, t0, t1, t2):
+    """A battle's pair picked up in the benchmark's game `seed`: the true
+    lifts from `zone` between t0 and t1 ms, and the sensed events there
+    (kind, bakugan) between t0 and t2."""
+    header, res = bench_sensing.simulate(board, seed)
+    lifts = [e["bakugan"] for e in res.truth if e["ev"] == "leave" and e["zone"] == zone and t0 <= e["t"] <= t1]
+    sensed = bench_sensing.run_pipeline(board, header, res)
+    return lifts, [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == zone and t0 <= e["t"] <= t2]
+
+
 def test_the_one_left_of_a_battle_is_measured_again_when_the_other_goes(board):
     # Seed 194: robotallion lands on juggernoid (zone 6, opposite
     # polarities) at 56.16 s; its share of the field, measured on top of
@@ -223,11 +233,8 @@ def test_the_one_left_of_a_battle_is_measured_again_when_the_other_goes(board):
     # that lift, 8 short of the share, was read as juggernoid (+22.6)
     # landing again. The field left when juggernoid went is robotallion's
     # own: its lift matches it.
-    header, res = bench_sensing.simulate(board, 194)
-    lifts = [(e["t"], e["bakugan"]) for e in res.truth if e["ev"] == "leave" and e["zone"] == 6 and 60000 <= e["t"] <= 61000]
-    assert [b for t, b in lifts] == ["juggernoid", "robotallion"]
-    sensed = bench_sensing.run_pipeline(board, header, res)
-    near = [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == 6 and 60000 <= e["t"] <= 63000]
+    lifts, near = pickup(board, 194, 6, 60000, 61000, 63000)
+    assert lifts == ["juggernoid", "robotallion"]
     assert [k for k, b in near] == ["leave", "leave"], near
 
 
@@ -237,11 +244,8 @@ def test_a_battle_pair_is_not_both_gone_when_the_field_passes_through_zero(board
     # falconeer goes, the zone's field passes through zero on its way to
     # juggernoid's own: read as both gone at once, and juggernoid's field
     # then as juggernoid landing again. Quiet must hold first.
-    header, res = bench_sensing.simulate(board, 167)
-    lifts = [e["bakugan"] for e in res.truth if e["ev"] == "leave" and e["zone"] == 9 and 42900 <= e["t"] <= 43600]
+    lifts, near = pickup(board, 167, 9, 42900, 43600, 45000)
     assert lifts == ["falconeer", "juggernoid"]
-    sensed = bench_sensing.run_pipeline(board, header, res)
-    near = [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == 9 and 42900 <= e["t"] <= 45000]
     assert [k for k, b in near] == ["leave", "leave"], near
     assert near[0][1] != near[1][1]
 
@@ -252,11 +256,8 @@ def test_the_second_of_a_pair_lifted_is_not_read_as_a_throw_on_it(board):
     # since an earlier name) still keeps tigrerra there and expects a
     # throw of the other polarity: the fading field was read as siege
     # landing on it again. No throw comes 0.4 s after one of the pair went.
-    header, res = bench_sensing.simulate(board, 162)
-    lifts = [e["bakugan"] for e in res.truth if e["ev"] == "leave" and e["zone"] == 4 and 67000 <= e["t"] <= 68000]
+    lifts, near = pickup(board, 162, 4, 67000, 68000, 70000)
     assert lifts == ["siege", "tigrerra"]
-    sensed = bench_sensing.run_pipeline(board, header, res)
-    near = [(e["ev"], e.get("bakugan")) for e in sensed if e.get("zone") == 4 and 67000 <= e["t"] <= 70000]
     assert [k for k, b in near if k == "land"] == [], near
 
 

@@ -179,6 +179,13 @@ class WebApp:
             bt = g.battle
             if bt is not None and g.bak_owner[bt[1]] != p and g.bak_owner[bt[2]] != p:
                 return 403, "application/json", '{"error": "not your battle"}'
+            asked = getattr(self.table, "asked_in", None)
+            if asked is not None and asked(bt):
+                # as the buttons: who landed decides the battle (Table.asked_in)
+                q = self.table.question
+                return 200, "application/json", json.dumps(
+                    {"ok": False, "reason": "the mat asks %s who landed on zone %s first"
+                     % (self.table.header["players"][q[3]]["name"], q[0])})
         self.last_reject = None
         g = bt = None     # a miss may undo, which drops the game (Journal.undo): no reference to it here
         ok = self.table.feed(ev)

@@ -192,7 +192,7 @@ class Table:
             self.grace_from = -1
             self.touched = False
         elif self.grace_from >= 0 and not self.touched and t - self.grace_from >= BATTLE_GRACE_MS and \
-                not self._asked_in(g.battle):
+                not self.asked_in(g.battle):
             self.grace_from = -1
             self._send({"t": t, "ev": "resolve", "by": "infer"})
         if self.roll_at >= 0 and t - self.roll_at >= MISS_WAIT_MS:
@@ -240,7 +240,7 @@ class Table:
             self.pending_miss = None
             return True
         if g.battle is not None:
-            if self._asked_in(g.battle):
+            if self.asked_in(g.battle):
                 return False    # the thrower answers first: who landed decides the battle
             return self._send({"t": t, "ev": "resolve", "by": "button"})
         if g.choice is not None:
@@ -260,7 +260,7 @@ class Table:
             return self._send({"t": t, "ev": "miss", "bakugan": cands[0], "by": "button"})
         return False
 
-    def _asked_in(self, battle):
+    def asked_in(self, battle):
         # the mat's question is about a landing of this battle (its zone):
         # the battle waits for the answer (at most QUESTION_MS), or a
         # game-ending resolve could come before the thrower says who it was

@@ -98,6 +98,19 @@ class PhoneAnswers(unittest.TestCase):
         self.assertIn("game went on", r["reason"])
         self.assertNotEqual(self.asking()["what"], "which")
 
+    def test_a_battle_the_mat_asks_about_waits_for_the_answer(self):
+        self.ask()
+        self.table.sensed({"ev": "land", "t": 300, "zone": 1, "bakugan": "tigrerra"})
+        self.assertTrue(self.table.feed({"t": 300, "ev": "land", "zone": 1, "bakugan": "tigrerra"}))
+        st, r = self.post({"ev": "resolve", "code": self.runo})
+        self.assertEqual((st, r["ok"]), (200, False))
+        self.assertIn("asks Dan who landed on zone 1", r["reason"])
+        self.assertIsNotNone(self.table.j.game.battle)
+        st, r = self.post({"ev": "which", "bakugan": "serpenoid", "code": self.dan})   # confirmed
+        st, r = self.post({"ev": "resolve", "code": self.runo})
+        self.assertEqual((st, r["ok"]), (200, True))
+        self.assertIsNone(self.table.j.game.battle)
+
     def test_a_journal_without_a_table_asks_nothing(self):
         web = WebApp("{}", Journal(header(), [].append), lambda: 0)
         st, _, body = web.handle("POST", "/api/claim", "", '{"player": 0}', None)

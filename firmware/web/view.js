@@ -71,6 +71,7 @@
   function poll() {
     get("api/state" + (seq === null ? "" : "?since=" + seq)).then(function (st) {
       if (st.board && !m) start(st.board);
+      if (st.header) header = st.header;   // (sent once: kept even from a state with no view yet)
       if (!st.same) {
         var ul = $("events");
         (st.events || []).forEach(function (e) {

@@ -355,6 +355,7 @@ class App:
         try:
             match = Match(_expand(self.bd), table, self._sensed, params=ROLL_PARAMS)
             table.which = self._which   # the thrower's answer to an unsure landing
+            table.register = self._register   # a player teaching the mat from the phone
         finally:
             if th is not None:
                 gc.threshold(th)
@@ -448,6 +449,11 @@ class App:
         if self.table is not None:
             self.table.sensed(ev)
         if kind == "land" and ev.get("learned"):
+            if self.web is not None:
+                # the phones show what the mat learnt (and what it may take
+                # it for): not a game event, only on the page
+                self.web.on_event(("learnt", ev.get("t", 0), (("bakugan", ev.get("bakugan")), ("zone", ev.get("zone")),
+                                                              ("alike", ev.get("alike") or []))))
             try:
                 self.store.save_signatures(self.match.pipeline.signatures())
             except OSError as e:
@@ -748,6 +754,16 @@ class App:
         ok = self.match.which(zone, bakugan, t)
         if ok:
             self.link.send("input", {"t": t, "ev": "which", "zone": zone, "bakugan": bakugan})
+        return ok
+
+    def _register(self, bakugan, zone, t):
+        """A player teaches the mat one of their Bakugan from the phone (as
+        the link's `register`, echoed for a recording): the next Bakugan
+        that settles on zone is that one."""
+        ev = {"t": t, "ev": "register", "bakugan": bakugan, "zone": zone}
+        ok = self.match.control(ev)
+        if ok:
+            self.link.send("input", ev)
         return ok
 
     def _calibrate(self, seq):

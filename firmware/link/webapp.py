@@ -153,6 +153,8 @@ class WebApp:
         kind = obj.get("ev")
         if kind == "which":
             return self.which(p, obj)
+        if kind == "register":
+            return self.register(p, obj)
         journal = self.table.j if hasattr(self.table, "j") else self.table
         # Whatever control event the mode in play accepts (its INPUTS), but
         # never a landing: those come from the sensors.
@@ -190,6 +192,23 @@ class WebApp:
         g = bt = None     # a miss may undo, which drops the game (Journal.undo): no reference to it here
         ok = self.table.feed(ev)
         return 200, "application/json", json.dumps({"ok": bool(ok), "reason": None if ok else self.last_reject})
+
+    def register(self, p, obj):
+        """A player teaches the mat one of their own Bakugan: the next one
+        that settles on `zone` is it (Table.register, set by the app: the
+        sensing's register, echoed on the link; the lesson comes back as a
+        `learnt` event on the page)."""
+        hook = getattr(self.table, "register", None)
+        if hook is None:
+            return 409, "application/json", '{"error": "this mat cannot learn Bakugan now"}'
+        b = obj.get("bakugan")
+        z = obj.get("zone")
+        if type(z) is not int or type(b) is not str:
+            return 400, "application/json", '{"error": "register needs bakugan (an id) and zone (a number)"}'
+        if b not in [x["id"] for x in self.table.header["players"][p]["bakugan"]]:
+            return 403, "application/json", '{"error": "not your Bakugan"}'
+        ok = hook(b, z, self.now())
+        return 200, "application/json", json.dumps({"ok": bool(ok), "reason": None if ok else "no zone %d on this mat" % z})
 
     def which(self, p, obj):
         """The thrower's answer to the mat's question (Table.answer, as the

@@ -81,6 +81,7 @@ class Table:
         self.question = None  # (zone, named, alt, player, t): the mat is unsure who landed
         self.cands = None     # who could have landed, asked when the last landing was sensed
         self.which = None  # which(zone, bakugan, t): Match.which, set by the app
+        self.register = None  # register(bakugan, zone, t): teach the sensing, set by the app
         self.t = 0
 
     # ---------------------------------------------------------- plumbing

@@ -1,12 +1,14 @@
 /* The board's phone page: the mat (mat.js, shared with the laptop view),
    a side to claim, and the inputs buttons make awkward: a gate placed (tap
    a zone), its values when it is turned over, abilities, choices, resolve,
-   miss, undo, who landed (the mat asks). API: docs/formats/web-api-v1.md.
+   miss, undo, who landed (the mat asks); before the game, teaching the mat
+   one's Bakugan (pick one, tap a zone, put it down open). API:
+   docs/formats/web-api-v1.md.
    Spectators only watch. */
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
-  var m = null, hd = null, st = null, seq = null, me = null, code = null, placing = null;
+  var m = null, hd = null, st = null, seq = null, me = null, code = null, placing = null, teaching = null;
   var ATTRS = ["pyrus", "aquos", "subterra", "haos", "darkus", "ventus"];
 
   function post(u, body) {
@@ -54,16 +56,23 @@
 
   var drawn = null;
   function controls() {
-    var a = $("acts"), v = st.view || {}, p = hd.players[me], key = [placing, v.choice ? v.choice.player : -1];
+    var a = $("acts"), v = st.view || {}, p = hd.players[me], key = [placing, teaching, v.phase, v.choice ? v.choice.player : -1];
     for (var k in v.zones || {}) if (v.zones[k].owner === me) key.push(k + v.zones[k].gate);
     key = JSON.stringify(key);
     if (key === drawn) return;  // keep what is being typed
     drawn = key;
     a.textContent = "";
     if (me === null) return;
+    if (v.phase === "setup") {
+      // (a lesson: the next Bakugan that settles on that zone is this one)
+      var tb = box("Teach the mat a Bakugan: pick it, tap an empty zone, put it down there open");
+      (p.bakugan || []).forEach(function (x) {
+        btn(tb, x.id + (teaching === x.id ? " \u2190" : ""), "teach-" + x.id, function () { teaching = x.id; placing = null; controls(); });
+      });
+    }
     var g = box("Gate card: pick it, then tap its zone");
     (p.gates || []).forEach(function (c) {
-      btn(g, c.id + (placing === c.id ? " \u2190" : ""), "place-" + c.id, function () { placing = c.id; controls(); });
+      btn(g, c.id + (placing === c.id ? " \u2190" : ""), "place-" + c.id, function () { placing = c.id; teaching = null; controls(); });
     });
     for (var z in v.zones || {}) {
       var zi = v.zones[z];
@@ -121,6 +130,14 @@
   function zone(z) {
     if (me === null) return;
     var v = st.view || {};
+    if (teaching) {
+      var b = teaching;
+      teaching = null;
+      input({ev: "register", bakugan: b, zone: z}).then(function (r) {
+        if (r.ok) $("msg").textContent = "put " + b + " down on zone " + z + ", open, and leave it still a moment";
+      });
+      return;
+    }
     if (placing) { input({ev: "gate", gate: placing, zone: z}); placing = null; return; }
     if (v.choice && v.choice.player === me) input({ev: "choose", action: "move", zone: z});
   }

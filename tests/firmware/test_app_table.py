@@ -171,5 +171,46 @@ class QuestionAtTheTable(unittest.TestCase):
         self.want(self.answered())
 
 
+class TeachFromThePhone(unittest.TestCase):
+    """A player teaches the mat a Bakugan from the phone: the sensing's
+    register (echoed on the link for a recording), then the lesson shows on
+    the page as `learnt`, with what it reads like."""
+
+    def setUp(self):
+        self.d = tmpdir()
+        self.rig = Rig(load_board(), self.d)
+        self.rig.request("cfg", sample_header())
+        self.rig.received()
+
+    def tearDown(self):
+        self.rig.close()
+        rmtree(self.d)
+
+    def test_register_then_the_lesson_on_the_page(self):
+        from link.webapp import WebApp
+        app = self.rig.app
+        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds)   # as app._web_start
+        st, _, body = app.web.handle("POST", "/api/claim", "", '{"player": 0}', None)
+        code = json.loads(body)["code"]
+        own = app.table.header["players"][0]["bakugan"][0]["id"]
+        other = app.table.header["players"][1]["bakugan"][0]["id"]
+        st, _, body = app.web.handle("POST", "/api/input", "", json.dumps(
+            {"code": code, "ev": "register", "bakugan": own, "zone": 4}), None)
+        self.assertEqual((st, json.loads(body)), (200, {"ok": True, "reason": None}))
+        zi = app.match.pipeline._zidx[4]
+        self.assertEqual(app.match.pipeline.pending[zi], own)
+        self.rig.request("state")     # (lets the link send what is queued)
+        echo = [m[2] for m in self.rig.received("input")]
+        self.assertEqual([(e["ev"], e["bakugan"], e["zone"]) for e in echo], [("register", own, 4)])
+        # the lesson, as the pipeline reports it
+        t = app.gtime(self.rig.clock.ticks_ms())
+        app.match._sensed({"ev": "land", "t": t, "zone": 4, "bakugan": own, "learned": True, "alike": [other]})
+        st, _, body = app.web.handle("GET", "/api/state", "", "", None)
+        learnt = [e[1] for e in json.loads(body)["events"] if e[1]["ev"] == "learnt"]
+        self.assertEqual(learnt, [{"ev": "learnt", "t": t, "bakugan": own, "zone": 4, "alike": [other]}])
+        # not a game event: the stored game log has none of it
+        self.assertEqual([e["ev"] for e in stored(self.d) if e["ev"] in ("register", "learnt", "land")], [])
+
+
 if __name__ == "__main__":
     unittest.main()

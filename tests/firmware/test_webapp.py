@@ -111,6 +111,25 @@ class PhoneAnswers(unittest.TestCase):
         self.assertEqual((st, r["ok"]), (200, True))
         self.assertIsNone(self.table.j.game.battle)
 
+    def test_a_player_teaches_the_mat_their_own_bakugan(self):
+        taught = []
+        st, r = self.post({"ev": "register", "bakugan": "drago", "zone": 3, "code": self.dan})
+        self.assertEqual(st, 409)       # no sensing wired to this table
+        self.table.register = lambda b, z, t: taught.append((b, z, t)) or z < 16
+        st, r = self.post({"ev": "register", "bakugan": "drago", "zone": 3, "code": self.dan})
+        self.assertEqual((st, r), (200, {"ok": True, "reason": None}))
+        self.assertEqual(taught, [("drago", 3, 5000)])
+        st, r = self.post({"ev": "register", "bakugan": "drago", "zone": 3, "code": self.runo})
+        self.assertEqual(st, 403)       # Dan's Bakugan
+        st, r = self.post({"ev": "register", "bakugan": "drago", "zone": 3})
+        self.assertEqual(st, 403)       # a spectator
+        st, r = self.post({"ev": "register", "bakugan": "drago", "zone": "3", "code": self.dan})
+        self.assertEqual(st, 400)
+        st, r = self.post({"ev": "register", "bakugan": "drago", "zone": 40, "code": self.dan})
+        self.assertEqual((st, r["ok"]), (200, False))
+        self.assertIn("no zone 40", r["reason"])
+        self.assertEqual(len(taught), 2)
+
     def test_a_journal_without_a_table_asks_nothing(self):
         web = WebApp("{}", Journal(header(), [].append), lambda: 0)
         st, _, body = web.handle("POST", "/api/claim", "", '{"player": 0}', None)

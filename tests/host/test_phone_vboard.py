@@ -207,3 +207,55 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
         if page is not None:
             page.close()
         vb.stop()
+
+
+def test_phone_teaches_the_mat_a_bakugan(browser, tmp_path):
+    # Before the game, Dan teaches the mat Drago from the phone: pick it,
+    # tap zone 3, put it down there. The board gets `register` (echoed on
+    # the link for a recording), the sensing learns Drago from the next
+    # Bakugan that settles on zone 3, and the phone shows the lesson.
+    board = boards.load(BOARD)
+    header = game_header()
+    sc = sim.scenario.parse("bakugan drago moment 0.030 polarity up height 3.0 tilt 4\n"
+                            "card on zone 3 at 0.1s\nplace drago on zone 3 at 8s\nremove drago at 10s\nidle 1s\n")
+    res = sim.run(board, sc, seed=1, header=header)
+    first = [f for f in res.frames if f[0] < 4000]
+    rest = [f for f in res.frames if f[0] >= 4000]
+    vb = VBoard(board, lockstep=True, web=0, workdir=str(tmp_path))
+    vb.start()
+    page = None
+    ticker = None
+    try:
+        link = vb.link()
+        vb.run_for(10, link)
+        vb.play(first, [], link, header=header)    # the game set up, the empty mat's baselines
+        ticker = Ticker(vb, link)
+        page = browser.page()
+        page.goto(vb.web_url)
+        page.wait_for_selector("#claim0")
+        page.click("#claim0")
+        page.wait_for_selector("#teach-drago")
+        page.click("#teach-drago")
+        page.wait_for_function("document.getElementById('teach-drago').textContent.indexOf('\u2190') > 0")
+        page.click('g.zone[data-zone="3"]')
+        page.wait_for_function("document.getElementById('msg').textContent.indexOf('put drago down on zone 3') === 0")
+        ticker.join()
+        ticker = None
+        echo = [b for _, typ, b in link.take("input")]
+        assert [(e["ev"], e["bakugan"], e["zone"]) for e in echo] == [("register", "drago", 3)], echo
+        vb.play(rest, [], link)     # Drago put down on zone 3 and left still, then lifted
+        lessons = [b for _, typ, b in link.take("mat") if b.get("ev") == "land"]
+        assert [(e["zone"], e["bakugan"], e.get("learned")) for e in lessons] == [(3, "drago", True)], lessons
+        ticker = Ticker(vb, link)
+        page.wait_for_function("document.getElementById('events').textContent.indexOf("
+                               "'the mat learnt drago on zone 3') >= 0")
+        assert page.errors == [] and page.offline_requests == []
+        ticker.join()
+        ticker = None
+    finally:
+        if ticker is not None:
+            ticker.stop = True
+            ticker.th.join(30)
+        if page is not None:
+            page.close()
+        vb.stop()

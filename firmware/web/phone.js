@@ -1,10 +1,5 @@
-/* The board's phone page: the mat (mat.js, shared with the laptop view),
-   a side to claim, and the inputs buttons make awkward: a gate placed (tap
-   a zone), its values when it is turned over, abilities, choices, resolve,
-   miss, undo, who landed (the mat asks); before the game, teaching the mat
-   one's Bakugan (pick one, tap a zone, put it down open). API:
-   docs/formats/web-api-v1.md.
-   Spectators only watch. */
+/* The board's phone page (docs/table-play.md, web-api-v1.md): the mat, a
+   side to claim, what buttons make awkward. Spectators only watch. */
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
@@ -64,8 +59,7 @@
     a.textContent = "";
     if (me === null) return;
     if (v.phase === "setup") {
-      // (a lesson: the next Bakugan that settles on that zone is this one)
-      var tb = box("Teach the mat a Bakugan: pick it, tap an empty zone, put it down there open");
+      var tb = box("Teach the mat: pick a Bakugan, tap an empty zone");
       (p.bakugan || []).forEach(function (x) {
         btn(tb, x.id + (teaching === x.id ? " \u2190" : ""), "teach-" + x.id, function () { teaching = x.id; placing = null; controls(); });
       });
@@ -134,7 +128,7 @@
       var b = teaching;
       teaching = null;
       input({ev: "register", bakugan: b, zone: z}).then(function (r) {
-        if (r.ok) $("msg").textContent = "put " + b + " down on zone " + z + ", open, and leave it still a moment";
+        if (r.ok) $("msg").textContent = "put " + b + " on zone " + z + ", open and still";
       });
       return;
     }

@@ -191,7 +191,9 @@ def test_page_is_small_offline_and_gzips():
     print("\nweb: %d files, %d bytes (%d gzipped); laptop page %d bytes (%d gz); board's phone page %d bytes (%d gz)"
           % (len(files), total, gz, laptop[0], laptop[1], phone[0], phone[1]))
     assert laptop[0] < 24000 and laptop[1] < 9000
-    assert phone[0] < 20000 and phone[1] < 8000
+    # (the board sends its files as they are: 20.6 KB since the phone teaches
+    # Bakugan, 20.0 before; `bakumat bench phone` measures serving it)
+    assert phone[0] < 21000 and phone[1] < 8000
 
 
 def test_bad_logs_are_user_errors(tmp_path):

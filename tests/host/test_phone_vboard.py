@@ -94,6 +94,25 @@ class Ticker:
             raise self.error
 
 
+def started(board, tmp_path):
+    """A lockstep virtual board serving its phone page, and its link, 10 ms
+    into a scan period (the same in every run)."""
+    vb = VBoard(board, lockstep=True, web=0, workdir=str(tmp_path))
+    vb.start()
+    link = vb.link()
+    vb.run_for(10, link)
+    return vb, link
+
+
+def shut(vb, page, ticker):
+    if ticker is not None:
+        ticker.stop = True
+        ticker.th.join(30)
+    if page is not None:
+        page.close()
+    vb.stop()
+
+
 @pytest.fixture(scope="module")
 def browser():
     b = Browser()
@@ -106,17 +125,14 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
     header = game_header()
     sc = sim.scenario.parse(GAME)
     res = sim.run(board, sc, seed=1, header=header)
-    vb = VBoard(board, lockstep=True, web=0, workdir=str(tmp_path))
-    vb.start()
+    # The frames start 10 ms into a scan period (lockstep: the same in every
+    # run). The sensing takes the leaning Tigrerra for Gargonoid, without
+    # being sure: it asks (`unsure`, alt tigrerra), and Runo answers on the
+    # phone as at the table (docs/table-play.md).
+    vb, link = started(board, tmp_path)
     page = None
     ticker = None
     try:
-        link = vb.link()
-        # The frames start 10 ms into a scan period (lockstep: the same in
-        # every run). The sensing takes the leaning Tigrerra for Gargonoid,
-        # without being sure: it asks (`unsure`, alt tigrerra), and Runo
-        # answers on the phone as at the table (docs/table-play.md).
-        vb.run_for(10, link)
         replies = vb.play(res.frames, res.controls, link, header=header)
         assert [r.get("ok") for _, r in replies] == [True] * len(replies), replies
         _, st = vb.request(link, "state")
@@ -201,12 +217,7 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
         b2 = [dict(o[2]) for o in again if o[0] == "battle"]
         assert len(b2) == 1 and b2[0]["power"] == want and b2[0]["winner"] == winner
     finally:
-        if ticker is not None:
-            ticker.stop = True
-            ticker.th.join(30)
-        if page is not None:
-            page.close()
-        vb.stop()
+        shut(vb, page, ticker)
 
 
 def test_phone_teaches_the_mat_a_bakugan(browser, tmp_path):
@@ -221,13 +232,10 @@ def test_phone_teaches_the_mat_a_bakugan(browser, tmp_path):
     res = sim.run(board, sc, seed=1, header=header)
     first = [f for f in res.frames if f[0] < 4000]
     rest = [f for f in res.frames if f[0] >= 4000]
-    vb = VBoard(board, lockstep=True, web=0, workdir=str(tmp_path))
-    vb.start()
+    vb, link = started(board, tmp_path)
     page = None
     ticker = None
     try:
-        link = vb.link()
-        vb.run_for(10, link)
         vb.play(first, [], link, header=header)    # the game set up, the empty mat's baselines
         ticker = Ticker(vb, link)
         page = browser.page()
@@ -253,9 +261,4 @@ def test_phone_teaches_the_mat_a_bakugan(browser, tmp_path):
         ticker.join()
         ticker = None
     finally:
-        if ticker is not None:
-            ticker.stop = True
-            ticker.th.join(30)
-        if page is not None:
-            page.close()
-        vb.stop()
+        shut(vb, page, ticker)

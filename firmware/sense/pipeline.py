@@ -1081,11 +1081,10 @@ class Pipeline:
                 sig = o.sig
         if k == 2 and pair and both:
             # Both taken to be gone, two of opposite polarity: while one is
-            # lifted, the zone's
-            # field passes through zero (the sum of the two) on its way to
-            # the other one's own: quiet for a few frames is not both gone
-            # (seen: 2 false landings in 200 games, the one left read as
-            # landing again).
+            # lifted, the zone's field passes through zero (the sum of the
+            # two) on its way to the other one's own: quiet for a few
+            # frames is not both gone (seen: 2 false landings in 200 games,
+            # the one left read as landing again).
             pass
         elif k != 1 or not sig:
             return False   # two stand: the battle is on, no third comes

@@ -662,7 +662,9 @@ class App:
             now = self.clock.ticks_ms()
             link.reply(seq, "state", {"configured": self.game is not None, "events": self.events, "now": now,
                                       "t": self.gtime(now) if self.game else 0,
-                                      "view": self.game.view() if self.game is not None else None})
+                                      "view": self.game.view() if self.game is not None else None,
+                                      "asking": self.table.asking_json() if self.table is not None and
+                                      self.game is not None else None})
         elif typ == "cfg":
             if type(body) is not dict:
                 return link.reply(seq, "err", {"code": "bad", "msg": "cfg: the body must be an event-log header object"})

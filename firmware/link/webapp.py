@@ -113,14 +113,8 @@ class WebApp:
         parts.append(', "view": ' + json.dumps(g.view()))
         if self.leds is not None:
             parts.append(', "leds": ' + json.dumps(self.leds()))
-        if hasattr(self.table, "asking"):
-            p, z, what = self.table.asking()
-            ask = {"player": p, "zone": z, "what": what}
-            q = self.table.question
-            if what == "which" and q is not None:
-                ask["bakugan"] = q[1]   # the one the mat named, and its runner-up
-                ask["alt"] = q[2]
-            parts.append(', "asking": ' + json.dumps(ask))
+        if hasattr(self.table, "asking_json"):
+            parts.append(', "asking": ' + json.dumps(self.table.asking_json()))
         evs = []
         lo = max(since + 1, self.seq - RING + 1, 1)
         for s in range(lo, self.seq + 1):

@@ -291,6 +291,18 @@ class Table:
             return False
         return self.which(q[0], bakugan, t)
 
+    def asking_json(self):
+        """asking() as the web API and the link's state say it: player,
+        zone, what; with `which`, also the Bakugan the mat named and its
+        runner-up (docs/formats/web-api-v1.md)."""
+        p, z, what = self.asking()
+        ask = {"player": p, "zone": z, "what": what}
+        q = self.question
+        if what == "which" and q is not None:
+            ask["bakugan"] = q[1]
+            ask["alt"] = q[2]
+        return ask
+
     def asking(self):
         """What the LEDs should show as awaited: (player, zone or -1, what)."""
         g = self.j.game

@@ -28,6 +28,9 @@
     last = st;
     m.update(st);
     BakuMat.panel($("panel"), st);
+    var q = st.asking || {}, n = BakuMat.facts(header).names;
+    $("ask").textContent = q.what === "which" ? "The mat asks " + n[q.player] + " who landed on zone " + q.zone +
+      ": " + q.bakugan + " or " + q.alt + "?" : "";
     if (info.input) $("hint").textContent = st.throw ? "your throw with " + st.throw + ": click a zone" : "wait for your turn";
     if (info.traces) drawTraces();
   }

@@ -27,6 +27,7 @@ class Remote:
         self.header = header
         self.names = None
         self.view = None
+        self.ask = None   # the board's own `asking` (its state reply), when it sends one
         self.leds = []
         self.t = 0
         self.seq = 0
@@ -77,7 +78,9 @@ class Remote:
             st["board"] = board_obj
             st["header"] = self.header
         st["view"] = self.view
-        st["asking"] = asking(self.view) if self.view else None
+        # the board's own (with the mat's question, `which`), else one
+        # derived from the view
+        st["asking"] = self.ask if self.ask is not None else (asking(self.view) if self.view else None)
         lo = -1 if since is None else since
         evs = [e for e in self.events if e[0] > lo]
         st["events"] = evs if since is not None else evs[-50:]
@@ -138,8 +141,10 @@ class LinkWatcher:
             if "header" in body and body["header"] and r.set_header(body["header"]):
                 self.src.header_seq = r.seq + 1
                 r.seq += 1
-            if new_view != r.view:
+            new_ask = body.get("asking")
+            if new_view != r.view or new_ask != r.ask:
                 r.view = new_view
+                r.ask = new_ask
                 r.seq += 1
             r.t = body.get("t", r.t)
             leds = leds_of(body)

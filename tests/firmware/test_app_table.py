@@ -147,6 +147,11 @@ class QuestionAtTheTable(unittest.TestCase):
         self.assertNotEqual(app.table.asking()[2], "which")
         self.assertLessEqual(self.shades(1500), 1)
 
+    def test_the_links_state_says_whom_the_mat_asks(self):
+        t, s = self.rig.request("state")
+        self.assertEqual(s["asking"], {"player": 0, "zone": 6, "what": "which", "bakugan": "serpenoid",
+                                       "alt": "drago"})
+
     def test_back_button(self):
         back = [p for n, p in self.rig.board.buttons if n == "p0_back"][0]
         back.drive(0)

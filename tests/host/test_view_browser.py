@@ -248,6 +248,14 @@ def test_page_draws_the_boards_own_api(browser):
         listed = [e.inner_text() for e in page.query_selector_all("#events li")]
         assert len(listed) == app.seq  # every output event listed, worded by the page itself
         assert "Dan places gate dan-gold on zone 6" in listed[0]
+        # the mat unsure who landed last: the laptop page says whom it asks
+        land = [ev for _, ev in items[1:12] if ev["ev"] == "land"][-1]
+        table.sensed({"ev": "unsure", "t": land["t"], "zone": land["zone"], "bakugan": land["bakugan"], "alt": "x"})
+        who = header["players"][table.question[3]]["name"]
+        want = "The mat asks %s who landed on zone %d: %s or x?" % (who, land["zone"], land["bakugan"])
+        page.wait_for_function("document.getElementById('ask').textContent === %s" % json.dumps(want))
+        table.question = None
+        page.wait_for_function("document.getElementById('ask').textContent === ''")
         # more of the game: the page polls and follows
         for _, ev in items[12:]:
             table.feed(ev)

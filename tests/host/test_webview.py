@@ -357,6 +357,7 @@ class ProtocolBoard(LinkBoard):
     def __init__(self, send_leds=True):
         super().__init__()
         self.send_leds = send_leds
+        self.asking = None     # the board's own `asking` in its state reply, when set
         self.game, self.events, _ = referee_outputs(SAMPLE)  # the finished game: its view is the state
         self.seq = 0
         self.start()
@@ -372,6 +373,8 @@ class ProtocolBoard(LinkBoard):
             st = {"configured": True, "events": 30, "t": 66000, "view": self.game.view()}
             if self.send_leds and body.get("leds"):
                 st["leds"] = [[0, 0, 32]] * 68
+            if self.asking is not None:
+                st["asking"] = self.asking
             self.send(seq, "state", st)
         else:
             self.send(seq, "err", {"code": "unknown", "msg": typ})
@@ -400,6 +403,14 @@ def test_live_link_source_serves_what_the_board_says():
         assert any("Runo WINS" in t for t in texts)
         code, _, info = get(srv.url + "api/info")
         assert info["live"] is True and info["timeline"] is False
+        assert st["asking"] is None     # derived from the view: the game is over, nothing awaited
+        # the board's own asking (the mat's question) is served as it says it
+        ask = {"player": 0, "zone": 5, "what": "which", "bakugan": "drago", "alt": "saurus"}
+        fb.asking = ask
+        deadline = time.monotonic() + 10
+        while get(srv.url + "api/state")[2]["asking"] != ask and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert get(srv.url + "api/state")[2]["asking"] == ask
     finally:
         watcher.close()
         srv.shutdown()

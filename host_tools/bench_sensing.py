@@ -217,7 +217,8 @@ def _one_game(args):
             "answered": sum(1 for e in sa if e.get("by") == "player"), "retracted": s1["retracted"], "amended": s1["amended"], "id_latency": s1["id_latency"],
             "id_ok_free": s2["id_ok"], "latency": s1["latency"], "latency_lesson": s1["latency_lesson"], "frames": len(res.frames),
             "ms": res.frames[-1][0] if res.frames else 0, "pipe_s": dt,
-            "games_told": 1 if told else 0, "id_n_told": s1["id_n"] if told else 0, "id_ok_told": s1["id_ok"] if told else 0}
+            "games_told": 1 if told else 0, "id_n_told": s1["id_n"] if told else 0, "id_ok_told": s1["id_ok"] if told else 0,
+            "id_n_ans_told": s4["id_n"] if told else 0, "id_ok_ans_told": s4["id_ok"] if told else 0}
 
 
 def corpus(board, games, seed0, params=None, progress=None, jobs=1):
@@ -225,7 +226,8 @@ def corpus(board, games, seed0, params=None, progress=None, jobs=1):
     tot = {"opens": 0, "lands": 0, "matched": 0, "false": 0, "missed": 0, "id_n": 0, "id_ok": 0,
            "id_n_free": 0, "id_ok_free": 0, "id_n_truth": 0, "id_ok_truth": 0, "latency": [], "latency_lesson": [], "id_n_ans": 0, "id_ok_ans": 0, "asked": 0, "answered": 0,
            "id_ok_first": 0, "amended": 0, "id_latency": [], "retracted": 0, "frames": 0,
-           "ms": 0, "pipe_s": 0.0, "games_told": 0, "id_n_told": 0, "id_ok_told": 0}
+           "ms": 0, "pipe_s": 0.0, "games_told": 0, "id_n_told": 0, "id_ok_told": 0, "id_n_ans_told": 0,
+           "id_ok_ans_told": 0}
     tasks = [(board, seed0 + k, params) for k in range(games)]
     if jobs > 1:
         import multiprocessing
@@ -387,9 +389,11 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
     w("  with the referee's context    %.4f (%d/%d, target >= %.2f)\n"
       % (idc, tot["id_ok"], tot["id_n"], TARGETS["id_context"]))
     w("  ... in the games where no player's own two Bakugan read alike at registration\n"
-      "    (`alike`, what `bakumat register` warns about): %.4f (%d/%d), %d of %d games\n"
+      "    (`alike`, what `bakumat register` warns about): %.4f (%d/%d), %d of %d games;\n"
+      "    with the thrower answering the mat's questions too: %.4f (%d/%d)\n"
       % (tot["id_ok_told"] / float(tot["id_n_told"] or 1), tot["id_ok_told"], tot["id_n_told"],
-         tot["games_told"], games))
+         tot["games_told"], games, tot["id_ok_ans_told"] / float(tot["id_n_ans_told"] or 1),
+         tot["id_ok_ans_told"], tot["id_n_ans_told"]))
     w("  first guess (at the land)     %.4f (%d/%d); amended by `ident` %d times, final identity\n"
       "    median %d ms, p95 %d ms after the true opening\n"
       % (tot["id_ok_first"] / float(tot["id_n"] or 1), tot["id_ok_first"], tot["id_n"], tot["amended"],

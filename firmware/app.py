@@ -708,7 +708,15 @@ class App:
             if type(body) is not dict or type(body.get("on")) is not bool:
                 return link.reply(seq, "err", {"code": "bad", "msg": "raw: body must be {\"on\": true|false}"})
             self.raw = body["on"]
-            link.reply(seq, "ack", {"ok": True})
+            r = {"ok": True}
+            if self.raw and self.match is not None:
+                # what the next scan, the first one streamed, is measured
+                # against: a replay of the recording resumes from it
+                b = self.match.pipeline.baselines()
+                if b is not None:
+                    r["frames"] = b[0]
+                    r["base"] = b[1]
+            link.reply(seq, "ack", r)
         elif typ == "cal":
             self._calibrate(seq)
         elif typ == "test":

@@ -17,6 +17,7 @@ from host_tools.errors import UserError
 
 VERSION = 1
 KIND = "raw"
+BASELINE_SHIFT = 12    # header `baseline`: counts in the sensing pipeline's fixed point
 _SEP = (",", ":")
 
 
@@ -122,7 +123,35 @@ def _check_header(obj, line, load_board):
         raise RawLogError(line, "header: channels is %s but board %r has %d channels" % (json.dumps(obj["channels"]), name, n))
     if "max_counts" in obj and obj["max_counts"] != maxc:
         raise RawLogError(line, "header: max_counts is %s but board %r says %d" % (json.dumps(obj["max_counts"]), name, maxc))
+    if "baseline" in obj:
+        _check_baseline(obj["baseline"], line, n, maxc)
     return board
+
+
+def _check_baseline(b, line, n, maxc):
+    if type(b) is not dict:
+        raise RawLogError(line, "header: baseline: expected an object {\"frames\", \"v\"}")
+    f = b.get("frames")
+    if type(f) is not int or f < 1:
+        raise RawLogError(line, "header: baseline.frames: expected a positive integer, got %s" % json.dumps(f))
+    v = b.get("v")
+    if type(v) is not list or len(v) != n:
+        raise RawLogError(line, "header: baseline.v: expected %d integers (one per channel), got %s"
+                          % (n, "%d values" % len(v) if type(v) is list else json.dumps(v)))
+    top = maxc << BASELINE_SHIFT
+    for i in range(n):
+        x = v[i]
+        if type(x) is not int or x < 0 or x > top:
+            raise RawLogError(line, "header: baseline.v: channel %d: expected an integer in 0..%d (counts x %d), got %s"
+                              % (i, top, 1 << BASELINE_SHIFT, json.dumps(x)))
+
+
+def resume(match, header):
+    """Resume `match`'s sensing from the header's `baseline` (the board's
+    state when its recording began), if the log has one."""
+    b = header.get("baseline")
+    if b is not None:
+        match.pipeline.resume(b["frames"], b["v"])
 
 
 def iter_raw(src, load_board=None):

@@ -73,6 +73,7 @@ def replay_raw(path, mode, out=None, use_context=True):
         raise UserError("%s: line 1: %s" % (path, e))
     box.append(game)
     m = Match(board, game, sensed, use_context=use_context)
+    rawlog.resume(m, header)
     t = 0
     for lineno, kind, t, obj in items:
         try:

@@ -371,6 +371,26 @@ class Pipeline:
         self.dg = 0
         self.started = True
 
+    def baselines(self):
+        """(frames taken, the channels' baselines in the pipeline's own fixed
+        point: counts << 12), or None before the first frame. A recording
+        starts its raw log with them (raw-log-v1 `baseline`)."""
+        return (self.frames, list(self.base)) if self.started else None
+
+    def resume(self, frames, base):
+        """Take up from a recording's baselines() instead of starting afresh
+        on its first frame: a replay of a recording that began on a quiet
+        mat then decides on the very frames the board did. (Started afresh,
+        its warm-up ends some frames apart from the board's and a baseline
+        is off by a few tenths of a count: enough to tip a landing that
+        reads between two Bakugan by a few hundred ms.)"""
+        b = self.base
+        for c in range(self.n):
+            b[c] = base[c]
+        self.frames = frames
+        self.dg = 0
+        self.started = True
+
     def feed(self, frame, t):
         n = self.n
         if len(frame) != n:

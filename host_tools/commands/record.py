@@ -50,15 +50,21 @@ class Writer:
 
     def __init__(self, f, header):
         self.f = f
+        self.header = header    # written before the first line after it (or at close)
         self.last_t = 0
         self.frames = 0
         self.controls = 0
         self.pending = []
-        f.write(json.dumps(header, separators=(",", ":")) + "\n")
+
+    def head(self):
+        if self.header is not None:
+            self.f.write(json.dumps(self.header, separators=(",", ":")) + "\n")
+            self.header = None
 
     def frame(self, t, values):
         # t: the board's game time (ms since the game started), so the
         # replay's events carry the same times as the live ones
+        self.head()
         if t < self.last_t:
             t = self.last_t
         self.f.write(rawlog.frame_line(t, values) + "\n")
@@ -66,6 +72,7 @@ class Writer:
         self.frames += 1
 
     def control(self, ev):
+        self.head()
         ev = dict(ev)
         t = max(0, ev.get("t", 0))
         if self.frames and t <= self.last_t:
@@ -143,7 +150,11 @@ def run(args):
         try:
             # the game first: frames then carry its clock from the start
             bl.request_json("cfg", game_cmd.cfg_body(full))
-            bl.request("raw", {"on": True})
+            _, ack = bl.request("raw", {"on": True})
+            if type(ack.get("base")) is list and type(ack.get("frames")) is int:
+                # the baselines the first streamed scan is measured against:
+                # the replay resumes from them and decides as the board did
+                raw_header["baseline"] = {"frames": ack["frames"], "v": ack["base"]}
             take(bl.link.take())
             while True:
                 now = time.monotonic()
@@ -174,6 +185,7 @@ def run(args):
                 board_lost0 = h.get("tx_drops")
             except UserError as e:
                 err.write("warning: %s\n" % e)
+            w.head()
             out.close()
             if events is not None:
                 events.close()

@@ -128,6 +128,7 @@ def raw_timeline(path):
                     tl.add(tr, "start: %s game on %s, %s" % (game_header.get("mode", "official"), board["name"],
                                                              " vs ".join(p["name"] for p in game_header["players"])), 0)
                     m = Match(board, tr.game, _sensed_sink(pending, tr))
+                    rawlog.resume(m, header)
                     probe = Probe(m.pipeline, board)
                     tl.probe = probe
                     continue

@@ -65,6 +65,37 @@ class TestRequests(AppCase):
         t, b = self.rig.request("raw", [1])
         self.assertEqual((t, b["code"]), ("err", "bad"))
 
+    def test_raw_on_carries_the_baselines_of_its_first_frame(self):
+        # a recording's replay resumes from them (raw-log-v1 `baseline`)
+        import app
+        from sense.pipeline import Pipeline
+        self.rig.close()
+        # room on the link for every raw frame (as test_board_e2e's board)
+        self.bd["wiring"]["tx_budget"] = 1024
+        self.rig = rig = Rig(self.bd, self.d)
+        self.assertEqual(rig.request("raw", {"on": True}), ("ack", {"ok": True}))    # no game: none
+        rig.request("raw", {"on": False})
+        rig.received("frame")
+        rig.request("cfg", sample_header())
+        t, b = rig.request("raw", {"on": True})
+        self.assertEqual(t, "ack")
+        self.assertTrue(b["frames"] >= 1)
+        self.assertEqual(len(b["base"]), len(self.bd["wiring"]["channels"]))
+        self.assertEqual(rig.received("frame"), [])    # none streamed before the ack
+        rig.run_ms(1000)
+        rig.request("raw", {"on": False})
+        frames = [m[2] for m in rig.received("frame")]
+        self.assertTrue(len(frames) >= 45, len(frames))
+        for i in range(1, len(frames)):
+            self.assertEqual(frames[i]["t"] - frames[i - 1]["t"], rig.app.period)   # none lost
+        live = rig.app.match.pipeline
+        p = Pipeline(app._expand(rig.app.bd), None, params=app.ROLL_PARAMS)
+        p.resume(b["frames"], b["base"])
+        for f in frames:
+            p.feed(f["c"], f["t"])
+        self.assertEqual(list(p.base), list(live.base))
+        self.assertEqual(p.frames, live.frames)
+
     def test_garbage_on_the_link_is_survived(self):
         junk = bytes(bytearray((i * 37 + 11) & 0xFF for i in range(3000)))
         self.rig.send_raw(junk + b"\x1eB1 5 ctl {\"ev\": 1} dead\n" + b"\x1e" * 50)

@@ -71,5 +71,47 @@ class Baseline(unittest.TestCase):
             self.assertLessEqual(abs(self.p.dev[c]), 12)
 
 
+class Resume(unittest.TestCase):
+    """A replay resumed from the baselines a recording began with decides
+    on the very frames the live pipeline did (raw-log-v1 `baseline`)."""
+
+    def test_resumed_pipeline_decides_as_the_live_one(self):
+        b = sensekit.board(nzones=2, noise=3)
+        sc = sensekit.Scene(b, seed=5)
+        live_ev = sensekit.Collect()
+        live = Pipeline(b, live_ev)
+        self.assertIsNone(live.baselines())
+        sc.run(live, 60)                # 3 frames: the recording begins mid warm-up
+        snap = live.baselines()
+        self.assertEqual(snap[0], 3)
+        self.assertEqual(len(snap[1]), len(b["sensors"]))
+        frames = []
+        step = 20
+        for i in range(400):            # 8 s: two landings, one lift
+            if i == 100:
+                sc.magnets["a"] = (30.0, 35, 60)
+            if i == 200:
+                sc.magnets["b"] = (-24.0, 100, 55)
+            if i == 300:
+                del sc.magnets["a"]
+            frames.append((sc.t, sc.frame()))
+            sc.t += step
+        for t, f in frames:
+            live.feed(f, t)
+        resumed_ev = sensekit.Collect()
+        resumed = Pipeline(b, resumed_ev)
+        resumed.resume(snap[0], snap[1])
+        fresh = Pipeline(b, sensekit.Collect())
+        for t, f in frames:
+            resumed.feed(f, t)
+            fresh.feed(f, t)
+        self.assertEqual([e["ev"] for e in live_ev.events], ["land", "land", "leave"])
+        self.assertEqual(resumed_ev.events, live_ev.events)
+        self.assertEqual(list(resumed.base), list(live.base))
+        # started afresh on the first frame, the warm-up ends elsewhere and
+        # the baselines stay apart
+        self.assertNotEqual(list(fresh.base), list(live.base))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from host_tools import boards, rawlog, sim
+from host_tools import boards, fwpath, rawlog, sim
 from host_tools.errors import UserError
 
 SAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -215,3 +215,78 @@ def test_which_is_a_control_and_replays_as_the_players_answer(tmp_path, board):
     bad = lines[:i] + [answer.replace('"zone":4', '"zone":"4"')] + lines[i:]
     e = err(bad)
     assert e.line == i + 1 and "zone" in str(e)
+
+
+def test_baseline_header_errors(good_lines):
+    _, lines = good_lines
+    base = {"frames": 3, "v": [2048 << 12] * 96}
+    assert read(_mut(lines, 0, lambda o: o.__setitem__("baseline", base))).header["baseline"] == base
+    e = err(_mut(lines, 0, lambda o: o.__setitem__("baseline", [1, 2])))
+    assert e.line == 1 and "baseline" in str(e) and "object" in str(e)
+    e = err(_mut(lines, 0, lambda o: o.__setitem__("baseline", dict(base, frames=0))))
+    assert "baseline.frames" in str(e)
+    e = err(_mut(lines, 0, lambda o: o.__setitem__("baseline", dict(base, v=base["v"][:95]))))
+    assert "baseline.v" in str(e) and "96 integers" in str(e) and "95 values" in str(e)
+    e = err(_mut(lines, 0, lambda o: o.__setitem__("baseline", dict(base, v=base["v"][:17] + [4096 << 12] + base["v"][18:]))))
+    assert "channel 17" in str(e) and "0..%d" % (4095 << 12) in str(e)
+
+
+def _recorded_late(board, seed, k):
+    """A simulated game sensed live from its first frame, and its raw log
+    as a recording that began k frames later (as `bakumat record` does:
+    `cfg`, then `raw on`): (the live sensed events, the log's lines, the
+    pipeline's baselines when the recording began)."""
+    fwpath.ensure()
+    from match import Match
+    from referee.journal import Journal
+    sc = sim.parse_scenario("""
+        gate 0 dan-gold on zone 4 at 0.2s
+        gate 1 runo-gold on zone 5 at 0.3s
+        throw drago -> zone 4 at 2s
+        throw tigrerra -> zone 4 at 4s
+        throw serpenoid -> zone 5 at 6s
+        idle 2s
+    """)
+    res = sim.run(board, sc, seed=seed)
+    start = res.frames[k][0]
+    live = []
+    b = dict(board)
+    b["rate_hz"] = 50
+    m = Match(b, Journal(game_header(), None), live.append)
+    snap = None
+    ctl = list(res.controls)
+    assert ctl and ctl[0]["t"] > start
+    for i, (t, v) in enumerate(res.frames):
+        if i == k:
+            snap = m.pipeline.baselines()
+        while ctl and ctl[0]["t"] <= t:      # as a replay does: before the frames of its ms
+            m.control(dict(ctl.pop(0)))
+        m.frame(v, t)
+    assert len([e for e in live if e["ev"] == "land"]) == 3, live
+    lines = list(res.raw_lines(game_header()))
+    body = [ln for ln in lines[1:] if json.loads(ln)["t"] >= start]
+    return [e for e in live if e["ev"] in ("land", "leave", "fault")], [lines[0]] + body, snap
+
+
+def test_replay_resumes_from_the_recordings_baseline(tmp_path, board):
+    """With the header's `baseline` the replay senses on the very frames the
+    board did; started afresh it does not always (a landing that reads
+    between two Bakugan is decided some frames apart)."""
+    from host_tools import rawreplay
+
+    def replay(lines):
+        path = tmp_path / "rec.ndjson"
+        path.write_text("".join(ln + "\n" for ln in lines), encoding="utf-8")
+        out = io.StringIO()
+        rawreplay.replay_raw(str(path), "sensed", out=out)
+        return [json.loads(x) for x in out.getvalue().splitlines()]
+
+    apart = 0
+    for seed in range(1, 9):
+        live, lines, snap = _recorded_late(board, seed, 3)
+        assert snap[0] == 3
+        apart += replay(lines) != live
+        head = json.loads(lines[0])
+        head["baseline"] = {"frames": snap[0], "v": snap[1]}
+        assert replay([json.dumps(head)] + lines[1:]) == live, seed
+    assert apart >= 1

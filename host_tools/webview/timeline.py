@@ -192,6 +192,12 @@ def _sensed_text(ev):
         return "%s leaves zone %s" % (who, ev.get("zone"))
     if k == "ident":
         return "the Bakugan on zone %s is %s after all" % (ev.get("zone"), who)
+    if k == "unsure":
+        return "not sure it is %s on zone %s (or %s): the board asks the thrower" % (who, ev.get("zone"), ev.get("alt"))
+    if k == "unland":
+        return "no landing on zone %s after all (a ball that paused there)" % ev.get("zone")
+    if k == "roll":
+        return "a ball rolls across zone %s" % ev.get("zone")
     return k
 
 

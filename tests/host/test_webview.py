@@ -244,6 +244,9 @@ def test_raw_timeline_traces_and_decisions(raw_log):
     sensed = [s for s in tl.steps if s["source"] == "sensed"]
     lands = [s for s in sensed if "opens" in s["input"] or "taught" in s["input"]]
     assert lands, "the pipeline decided no landing in a simulated game"
+    # every decision is told in words, the mat's questions too (this game has some)
+    assert all("zone" in s["input"] or "channel" in s["input"] for s in sensed), [s["input"] for s in sensed]
+    assert any("not sure it is" in s["input"] and "(or " in s["input"] for s in sensed)
     n = len(tl.probe.t)
     for z in tl.page_board["zones"]:
         d = tl.traces(z["id"])

@@ -8,7 +8,9 @@ board runs.
   land {t, zone, bakugan}, leave {t, zone, bakugan}, fault {t, ch, kind};
 - "json": the referee's output events, one NDJSON line each, exactly like an
   event-log replay (referee.events.encode_json);
-- "transcript": the readable transcript (referee.events.encode_text).
+- "transcript": the readable transcript (referee.events.encode_text);
+- "why": each decision with how long the pipeline waited for it and why,
+  and the still fields it never decided (host_tools/rawwhy.py).
 
 Bad input raises UserError naming the file and the line.
 """
@@ -17,11 +19,12 @@ import sys
 from host_tools import fwpath
 from host_tools.errors import UserError
 
-MODES = ("transcript", "json", "sensed")
+MODES = ("transcript", "json", "sensed", "why")
 
 
-def replay_raw(path, mode, out=None, use_context=True):
-    """Replay the raw log at `path`, printing per `mode`. Returns 0."""
+def replay_raw(path, mode, out=None, use_context=True, zone=None):
+    """Replay the raw log at `path`, printing per `mode` (for "why", only
+    zone `zone` if given). Returns 0."""
     if mode not in MODES:
         raise UserError("unknown replay mode %r (known: %s)" % (mode, ", ".join(MODES)))
     from host_tools import rawlog
@@ -60,6 +63,9 @@ def replay_raw(path, mode, out=None, use_context=True):
         def ref_sink(o):
             write(events.encode_text(o, box[0]) + "\n")
         sensed = None
+    elif mode == "why":
+        ref_sink = None
+        sensed = None       # (the Explainer below takes the pipeline's events)
     else:
         ref_sink = None
 
@@ -72,18 +78,31 @@ def replay_raw(path, mode, out=None, use_context=True):
     except SetupError as e:
         raise UserError("%s: line 1: %s" % (path, e))
     box.append(game)
-    m = Match(board, game, sensed, use_context=use_context)
+    why = None
+    if mode == "why":
+        from host_tools.rawwhy import Explainer
+        m = Match(board, game, lambda ev: why.sensed(ev), use_context=use_context)
+        why = Explainer(out, m.pipeline, zone=zone)
+        m.pipeline.on_wait = why.wait
+    else:
+        m = Match(board, game, sensed, use_context=use_context)
     rawlog.resume(m, header)
     t = 0
     for lineno, kind, t, obj in items:
         try:
             if kind == "frame":
+                if why is not None:
+                    why.tick(t)
                 m.frame(obj, t)
+                if why is not None:
+                    why.after(t)
             else:
                 m.control(obj)
         except (KeyError, TypeError, ValueError) as e:
             raise UserError("%s: line %d: %s: %s" % (path, lineno, type(e).__name__, e))
-    if mode != "sensed":
+    if why is not None:
+        why.finish()
+    elif mode != "sensed":
         game.finish(t)
     return 0
 

@@ -301,6 +301,7 @@ class Pipeline:
         self.frames = 0
         self.last_decision = None  # (zone, level, std error, frames averaged) of the last landing
         self.waits = {}          # why decisions waited: reason -> count (diagnostics)
+        self.on_wait = None      # ... and each wait, to a replay that explains them (bakumat replay --why)
         self.early = bool(p["early"])
         self.lastz = 0.0         # z score of the last identification
         self.lastalt = None      # ... its runner-up when it was decided unsure
@@ -849,7 +850,7 @@ class Pipeline:
                         arrival = True
                         self.cw[zi] = self.wt0[zi]
                     if not arrival and t - self.wt0[zi] < wait:
-                        self._wait("tail" if tail else "residue")
+                        self._wait(zi, "tail" if tail else "residue")
                         self.wact[zi] = 1
                         self.hold[zi] = t + self.period_ms
                         return
@@ -901,7 +902,7 @@ class Pipeline:
                 self.cw[zi] = self.wt0[zi]
                 # (falls through to 4.: the arrival's own field is the change)
             else:
-                self._wait("lift")
+                self._wait(zi, "lift")
                 self.wact[zi] = 1
                 self.hold[zi] = self.wt0[zi] + p["lift_ms"]
                 return
@@ -933,7 +934,7 @@ class Pipeline:
                 # a window that began while the Bakugan was still opening
                 # keeps those frames in its mean: start it again from this
                 # frame (the dwell applies again)
-                self._wait("trend")
+                self._wait(zi, "trend")
                 self._restart(zi, t)
                 return
         if ok and not (shaped and bk < 0.0 and len(occ) > 1):
@@ -944,7 +945,7 @@ class Pipeline:
             # level must hold still for lesson_ms first (a Bakugan being put
             # down reads a creeping level that the trend checks let through,
             # and the refinement after it can be cut short).
-            self._wait("lesson")
+            self._wait(zi, "lesson")
             self.wact[zi] = 1
             self.hold[zi] = wt0 + p["lesson_ms"]
             return
@@ -974,12 +975,12 @@ class Pipeline:
                 # an expected one's was taken for it (measured: such
                 # arrivals of 200 games matched within 3.5, 5 of the 14 lifts
                 # were 4.8-9 away).
-                self._wait("mismatch")
+                self._wait(zi, "mismatch")
                 decided = False
             if not decided and pv is not None and pv[0] is not None:
                 self.where[pv[0]] = zi
             if got is None:
-                self._wait("identity")
+                self._wait(zi, "identity")
                 self.wact[zi] = 1     # keep averaging, decide on a later frame
                 self.hold[zi] = t + (self.period_ms if self.gs is not None else 3 * self.period_ms)
                 return
@@ -1026,7 +1027,7 @@ class Pipeline:
         # 5. Unexplained (a field still coming, a knock, a closed ball at
         # the edge): wait; absorb it only once it has held for absorb_ms.
         if t - self.wt0[zi] < p["absorb_ms"]:
-            self._wait("unexplained")
+            self._wait(zi, "unexplained")
             self.wact[zi] = 1
             self.hold[zi] = self.wt0[zi] + p["absorb_ms"]
             return
@@ -1117,7 +1118,7 @@ class Pipeline:
             # its still frames once it has leave_quiet_ms of them
             if t >= wt0 + p["leave_quiet_ms"]:
                 return False
-            self._wait("leave")
+            self._wait(zi, "leave")
             self.wact[zi] = 1
             self.hold[zi] = wt0 + p["leave_quiet_ms"]
             return True
@@ -1138,10 +1139,10 @@ class Pipeline:
             # battle landings in 40 games were this).
             self._restart(zi, t)
             self.lh[zi] = t
-            self._wait("leave")
+            self._wait(zi, "leave")
             self.hold[zi] = t + p["leave_quiet_ms"]
             return True
-        self._wait("leave")
+        self._wait(zi, "leave")
         self.wact[zi] = 1
         self.hold[zi] = h
         return True
@@ -1272,8 +1273,12 @@ class Pipeline:
         self.wt0[zi] = t
         self.hold[zi] = 0
 
-    def _wait(self, reason):
+    def _wait(self, zi, reason, who=None, x=0.0):
+        """A decision on zone index zi waits, for `reason` (for ambiguous /
+        mismatch: the Bakugan it reads as most like, and its posterior / z)."""
         self.waits[reason] = self.waits.get(reason, 0) + 1
+        if self.on_wait is not None:
+            self.on_wait(zi, reason, who, x)
 
     def _perp(self, zi, v, c):
         """v minus its projection on c: what of v is not a scaled copy of c."""
@@ -1448,10 +1453,10 @@ class Pipeline:
         if force:
             return b, False, post >= p["certain_p"]
         if post < p["decide_p"]:
-            self._wait("ambiguous")
+            self._wait(zi, "ambiguous", b, post)
             return None
         if z > p["match_z"]:
-            self._wait("mismatch")
+            self._wait(zi, "mismatch", b, z)
             return None
         # A ball that has rolled to a stop reads below what it will read
         # standing open a moment later: a level that may be a stronger
@@ -1462,6 +1467,6 @@ class Pipeline:
                 sc = self.sigs.get(c)
                 if c != b and sc is not None and (sc > 0.0) == (sb > 0.0) and \
                         abs(level) < p["ramp_share"] * abs(sc):
-                    self._wait("ramp")
+                    self._wait(zi, "ramp")
                     return None
         return b, False, post >= p["certain_p"]

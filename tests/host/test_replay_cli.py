@@ -106,3 +106,47 @@ def test_missing_file_and_bad_utf8(tmp_path):
 def test_sensed_needs_a_raw_log():
     r = bakumat("replay", "--sensed", SAMPLE)
     assert r.returncode != 0 and "needs a raw sensor log" in r.stderr
+    r = bakumat("replay", "--why", SAMPLE)
+    assert r.returncode != 0 and "--why needs a raw sensor log" in r.stderr and "Traceback" not in r.stderr
+    r = bakumat("replay", "--zone", "3", SAMPLE)
+    assert r.returncode != 0 and "--zone goes with --why" in r.stderr
+
+
+def test_why_explains_each_decision_and_the_missed_ball(tmp_path):
+    """`replay --why`: every sensed decision, at its time, with the waits
+    before it; a ball that rolled onto zone 5 and stopped closed (no
+    landing) is reported as a field that never held still."""
+    from host_tools import boards, sim
+    from host_tools.commands.game import sample_header
+    h = sample_header("official")
+    header = {"mode": "official", "first": 0, "target": 3, "players": h["players"]}
+    sc = sim.parse_scenario("""
+        gate 0 dan-gold on zone 4 at 0.2s
+        gate 1 runo-gold on zone 5 at 0.3s
+        throw drago -> zone 4 at 2s
+        roll tigrerra across zones 5 and stop
+        idle 3s
+    """)
+    res = sim.run(boards.load("reference"), sc, seed=3)
+    p = tmp_path / "roll.raw.ndjson"
+    p.write_text("".join(ln + "\n" for ln in res.raw_lines(header)))
+    sensed = [json.loads(x) for x in bakumat("replay", "--sensed", str(p)).stdout.splitlines()]
+    assert [(e["ev"], e["zone"]) for e in sensed] == [("land", 4)]
+    r = bakumat("replay", "--why", str(p))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    land = [ln for ln in lines if "zone 4" in ln and "land drago" in ln]
+    assert len(land) == 1 and land[0].split()[0] == "%.3f" % (sensed[0]["t"] / 1000.0), lines
+    # it waited for something, and the legend says what each reason means
+    reasons = land[0].split(": ", 1)[1].split("; ")
+    assert "after waiting" in land[0] and reasons
+    legend = lines[lines.index("why the pipeline waits:") + 1:]
+    for part in reasons:
+        code = part.split()[0]
+        assert any(ln.split()[0] == code for ln in legend), (code, legend)
+    never = [ln for ln in lines if "NEVER STILL" in ln]
+    assert len(never) == 1 and "zone 5" in never[0], lines
+    assert "\n1 decision, 1 of them after waiting; 0 still fields never decided" in r.stdout
+    assert "; 1 field that never held still" in r.stdout
+    only = bakumat("replay", "--why", "--zone", "5", str(p)).stdout
+    assert "NEVER STILL" in only and "land drago" not in only

@@ -37,7 +37,9 @@ REASONS = {
 _NAMED = ("ambiguous", "mismatch", "ramp")
 
 
-class _Episode:
+class Episode:
+    """A zone's waits between two decisions."""
+
     def __init__(self, t):
         self.t0 = t
         self.last = t
@@ -137,7 +139,7 @@ class Explainer:
             return
         ep = self.open.get(z)
         if ep is None:
-            ep = self.open[z] = _Episode(self.now)
+            ep = self.open[z] = Episode(self.now)
         if ep.add(self.now, reason, who, x) and reason not in self.seen:
             self.seen.append(reason)
 
@@ -155,7 +157,7 @@ class Explainer:
         else:
             self.waited += 1
             self._line(ev["t"], z, "%s, after waiting %d ms (from %.3f s): %s"
-                       % (what, ev["t"] - ep.t0, ep.t0 / 1000.0, self._reasons(ep)))
+                       % (what, ev["t"] - ep.t0, ep.t0 / 1000.0, reasons(ep)))
 
     def finish(self):
         for z in sorted(self.open):
@@ -183,7 +185,7 @@ class Explainer:
             return
         self.undecided += 1
         self._line(ep.t0, z, "NOT DECIDED: a still field from %.3f s to %.3f s, then no decision: %s"
-                   % (ep.t0 / 1000.0, ep.last / 1000.0, self._reasons(ep)))
+                   % (ep.t0 / 1000.0, ep.last / 1000.0, reasons(ep)))
 
     def _stirred(self, z, st):
         if self.only is not None and z != self.only:
@@ -196,20 +198,23 @@ class Explainer:
                    "(a ball rolling, a closed ball, a weak or wobbling field)"
                    % (st[2], st[0] / 1000.0, st[1] / 1000.0, st[3], st[4], self.p.params["dwell_ms"]))
 
-    def _reasons(self, ep):
-        parts = []
-        for r in sorted(ep.order, key=lambda r: -ep.counts[r]):
-            s = "%s x%d" % (r, ep.counts[r])
-            d = ep.detail.get(r)
-            if d is not None and r == "ambiguous":
-                s += " (most like %s, %.1f%% likely)" % (d[0], 100.0 * d[1])
-            elif d is not None and r == "mismatch":
-                s += " (most like %s, z %.1f)" % (d[0], d[1])
-            parts.append(s)
-        return "; ".join(parts)
-
     def _line(self, t, z, text):
         self.lines.append((t, len(self.lines), "%8.3f s  zone %-3s %s\n" % (t / 1000.0, "-" if z is None else z, text)))
+
+
+def reasons(ep):
+    """An episode's waits, the most frequent first: "ambiguous x8 (most like
+    tigrerra, 93.1% likely); trend x1"."""
+    parts = []
+    for r in sorted(ep.order, key=lambda r: -ep.counts[r]):
+        s = "%s x%d" % (r, ep.counts[r])
+        d = ep.detail.get(r)
+        if d is not None and r == "ambiguous":
+            s += " (most like %s, %.1f%% likely)" % (d[0], 100.0 * d[1])
+        elif d is not None and r == "mismatch":
+            s += " (most like %s, z %.1f)" % (d[0], d[1])
+        parts.append(s)
+    return "; ".join(parts)
 
 
 def _n(n, what):

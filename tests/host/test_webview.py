@@ -247,6 +247,9 @@ def test_raw_timeline_traces_and_decisions(raw_log):
     # every decision is told in words, the mat's questions too (this game has some)
     assert all("zone" in s["input"] or "channel" in s["input"] for s in sensed), [s["input"] for s in sensed]
     assert any("not sure it is" in s["input"] and "(or " in s["input"] for s in sensed)
+    # and what the sensing waited for before a decision (as `replay --why`)
+    assert any(re.search(r", after waiting \d+ ms: (ambiguous|mismatch|ramp|trend|lesson) x\d+", s["input"])
+               for s in lands), [s["input"] for s in lands]
     n = len(tl.probe.t)
     for z in tl.page_board["zones"]:
         d = tl.traces(z["id"])

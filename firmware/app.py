@@ -389,7 +389,7 @@ class App:
         server is made once, the web app per game."""
         if self.table is not None:
             from link.webapp import WebApp
-            self.web = WebApp(self.page_board, self.table, self._gnow, self._leds)
+            self.web = WebApp(self.page_board, self.table, self._gnow, self._leds, taught=self._taught)
         app = self.web if self.web is not None else _NoGame
         if self.httpd is None:
             from link.httpd import HttpServer
@@ -664,7 +664,8 @@ class App:
                                       "t": self.gtime(now) if self.game else 0,
                                       "view": self.game.view() if self.game is not None else None,
                                       "asking": self.table.asking_json() if self.table is not None and
-                                      self.game is not None else None})
+                                      self.game is not None else None,
+                                      "taught": self._taught() if self.game is not None else None})
         elif typ == "cfg":
             if type(body) is not dict:
                 return link.reply(seq, "err", {"code": "bad", "msg": "cfg: the body must be an event-log header object"})
@@ -775,6 +776,13 @@ class App:
         if ok:
             self.link.send("input", ev)
         return ok
+
+    def _taught(self):
+        """The game's Bakugan the sensing can tell by their magnet (taught,
+        or learnt from a landing it was sure of): untaught ones it names by
+        the referee's context alone (`bakumat bench sensing`, untaught)."""
+        sigs = self.match.pipeline.sigs if self.match is not None else {}
+        return [b["id"] for p in self.header["players"] for b in p["bakugan"] if b["id"] in sigs]
 
     def _calibrate(self, seq):
         frame = self.b.scanner.frame

@@ -44,9 +44,9 @@ EARLY_MS = 500
 LATE_MS = 1000
 
 
-def simulate(board, seed):
+def simulate(board, seed, **options):
     from host_tools import sim
-    sc = sim.random_game(seed, board)
+    sc = sim.random_game(seed, board, **options)
     res = sim.run(board, sc, seed=seed, header=sc.header)
     return sc.header, res
 
@@ -210,6 +210,9 @@ def _one_game(args):
     s3 = score(res.truth, run_pipeline(board, header, res, True, params, truth_context=True))
     sa = run_pipeline(board, header, res, True, params, answer=True)
     s4 = score(res.truth, sa)
+    # the same seed's game played by people who never taught the mat
+    hu, ru = simulate(board, seed, register=False)
+    s5 = score(ru.truth, run_pipeline(board, hu, ru, True, params))
     return {"id_n_truth": s3["id_n"], "id_ok_truth": s3["id_ok"],"opens": s1["opens"], "lands": s1["lands"], "matched": len(s1["matched"]), "false": len(s1["false"]),
             "missed": len(s1["missed"]), "id_n": s1["id_n"], "id_ok": s1["id_ok"], "id_n_free": s2["id_n"],
             "id_ok_first": s1["id_ok_first"], "id_n_ans": s4["id_n"], "id_ok_ans": s4["id_ok"],
@@ -218,7 +221,10 @@ def _one_game(args):
             "id_ok_free": s2["id_ok"], "latency": s1["latency"], "latency_lesson": s1["latency_lesson"], "frames": len(res.frames),
             "ms": res.frames[-1][0] if res.frames else 0, "pipe_s": dt,
             "games_told": 1 if told else 0, "id_n_told": s1["id_n"] if told else 0, "id_ok_told": s1["id_ok"] if told else 0,
-            "id_n_ans_told": s4["id_n"] if told else 0, "id_ok_ans_told": s4["id_ok"] if told else 0}
+            "id_n_ans_told": s4["id_n"] if told else 0, "id_ok_ans_told": s4["id_ok"] if told else 0,
+            "u_opens": s5["opens"], "u_lands": s5["lands"], "u_matched": len(s5["matched"]),
+            "u_false": len(s5["false"]), "u_missed": len(s5["missed"]), "u_latency": s5["latency"],
+            "u_id_n": s5["id_n"], "u_id_ok": s5["id_ok"]}
 
 
 def corpus(board, games, seed0, params=None, progress=None, jobs=1):
@@ -227,7 +233,8 @@ def corpus(board, games, seed0, params=None, progress=None, jobs=1):
            "id_n_free": 0, "id_ok_free": 0, "id_n_truth": 0, "id_ok_truth": 0, "latency": [], "latency_lesson": [], "id_n_ans": 0, "id_ok_ans": 0, "asked": 0, "answered": 0,
            "id_ok_first": 0, "amended": 0, "id_latency": [], "retracted": 0, "frames": 0,
            "ms": 0, "pipe_s": 0.0, "games_told": 0, "id_n_told": 0, "id_ok_told": 0, "id_n_ans_told": 0,
-           "id_ok_ans_told": 0}
+           "id_ok_ans_told": 0, "u_opens": 0, "u_lands": 0, "u_matched": 0, "u_false": 0, "u_missed": 0,
+           "u_latency": [], "u_id_n": 0, "u_id_ok": 0}
     tasks = [(board, seed0 + k, params) for k in range(games)]
     if jobs > 1:
         import multiprocessing
@@ -413,6 +420,14 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
     if ll:
         w("  registration lessons (held still lesson_ms on purpose): median %d, p95 %d ms\n"
           % (statistics.median(ll), _pct(ll, 0.95)))
+    ul = tot["u_latency"]
+    w("untaught: the same games played without teaching the mat (no `register`):\n"
+      "  %d true openings, %d sensed, %d false, %d missed: precision %.4f, recall %.4f;\n"
+      "  latency median %d, p95 %d ms; identification with context %.4f (%d/%d)\n"
+      % (tot["u_opens"], tot["u_lands"], tot["u_false"], tot["u_missed"],
+         tot["u_matched"] / float(tot["u_lands"] or 1), tot["u_matched"] / float(tot["u_opens"] or 1),
+         statistics.median(ul or [0]), _pct(ul, 0.95) or 0, tot["u_id_ok"] / float(tot["u_id_n"] or 1),
+         tot["u_id_ok"], tot["u_id_n"]))
     w("  game time %.0f s (%d frames), pipeline %.1f s CPython\n" % (tot["ms"] / 1000.0, tot["frames"], tot["pipe_s"]))
     if idle_hours > 0:
         ev = idle(board, idle_hours, seed, params)

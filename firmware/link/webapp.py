@@ -38,13 +38,15 @@ def _new_code(seed):
 
 
 class WebApp:
-    def __init__(self, board, table, now, leds=None, asking=None):
+    def __init__(self, board, table, now, leds=None, asking=None, taught=None):
         """board: board definition, or the page's board (link.pageboard)
         encoded as JSON already; table: table.controller.Table (or a
-        Journal); now(): game time in ms; leds(): list of [r, g, b]."""
+        Journal); now(): game time in ms; leds(): list of [r, g, b];
+        taught(): the game's Bakugan ids the mat can tell by their magnet."""
         self.table = table
         self.now = now
         self.leds = leds
+        self.taught = taught
         if type(board) is str:
             self.board_json = board
         else:
@@ -115,6 +117,8 @@ class WebApp:
             parts.append(', "leds": ' + json.dumps(self.leds()))
         if hasattr(self.table, "asking_json"):
             parts.append(', "asking": ' + json.dumps(self.table.asking_json()))
+        if self.taught is not None:
+            parts.append(', "taught": ' + json.dumps(self.taught()))
         evs = []
         lo = max(since + 1, self.seq - RING + 1, 1)
         for s in range(lo, self.seq + 1):

@@ -51,7 +51,7 @@
 
   var drawn = null;
   function controls() {
-    var a = $("acts"), v = st.view || {}, p = hd.players[me], key = [placing, teaching, v.phase, v.choice ? v.choice.player : -1];
+    var a = $("acts"), v = st.view || {}, p = hd.players[me], tt = st.taught || [], key = [placing, teaching, v.phase, v.choice ? v.choice.player : -1, tt.join()];
     for (var k in v.zones || {}) if (v.zones[k].owner === me) key.push(k + v.zones[k].gate);
     key = JSON.stringify(key);
     if (key === drawn) return;  // keep what is being typed
@@ -59,9 +59,10 @@
     a.textContent = "";
     if (me === null) return;
     if (v.phase === "setup") {
-      var tb = box("Teach the mat: pick a Bakugan, tap an empty zone");
+      var un = (p.bakugan || []).filter(function (x) { return tt.indexOf(x.id) < 0; }).length;
+      var tb = box("Teach the mat: pick a Bakugan, tap an empty zone" + (un ? " (" + un + " not taught: the mat cannot tell them apart)" : ""));
       (p.bakugan || []).forEach(function (x) {
-        btn(tb, x.id + (teaching === x.id ? " \u2190" : ""), "teach-" + x.id, function () { teaching = x.id; placing = null; controls(); });
+        btn(tb, x.id + (tt.indexOf(x.id) < 0 ? "" : " \u2713") + (teaching === x.id ? " \u2190" : ""), "teach-" + x.id, function () { teaching = x.id; placing = null; controls(); });
       });
     }
     var g = box("Gate card: pick it, then tap its zone");

@@ -127,6 +127,21 @@ def send_header(bl, header):
     bl.request_json("cfg", cfg_body(full))
     names = ", ".join(p.get("name", "P%d" % i) for i, p in enumerate(header["players"]))
     print("game started on the board: mode %s, players %s" % (header.get("mode"), names))
+    line = untaught_line(header, bl.state().get("taught"))
+    if line:
+        print(line)
+
+
+def untaught_line(header, taught):
+    """What to say of the game's Bakugan the mat has not learnt (None: all
+    taught, or a board too old to say)."""
+    if taught is None:
+        return None
+    left = [b["id"] for p in header["players"] for b in p.get("bakugan", []) if b["id"] not in taught]
+    if not left:
+        return None
+    return ("not taught yet: %s. The mat tells Bakugan apart by their magnets only once it has learnt them: "
+            "`bakumat register`, or the teach box on the phone page, before the first throw" % ", ".join(left))
 
 
 def show(bl, as_json):
@@ -140,6 +155,9 @@ def show(bl, as_json):
     print(termmat.status_line(view))
     if view:
         print("%d input events accepted" % (st.get("events") or 0))
+        taught = st.get("taught")
+        if taught is not None:
+            print("taught: %s" % (", ".join(taught) or "none"))
 
 
 def run(args):

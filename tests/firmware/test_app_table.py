@@ -163,7 +163,7 @@ class QuestionAtTheTable(unittest.TestCase):
     def test_phone(self):
         from link.webapp import WebApp
         app = self.rig.app
-        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds)   # as app._web_start
+        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, taught=app._taught)   # as app._web_start
         st, _, body = app.web.handle("POST", "/api/claim", "", '{"player": 0}', None)
         code = json.loads(body)["code"]
         st, _, body = app.web.handle("GET", "/api/state", "", "", None)
@@ -215,6 +215,28 @@ class TeachFromThePhone(unittest.TestCase):
         self.assertEqual(learnt, [{"ev": "learnt", "t": t, "bakugan": own, "zone": 4, "alike": [other]}])
         # not a game event: the stored game log has none of it
         self.assertEqual([e["ev"] for e in stored(self.d) if e["ev"] in ("register", "learnt", "land")], [])
+
+    def test_a_lesson_makes_the_bakugan_taught(self):
+        # the sensing itself learns it (a field held still on the zone after
+        # `register`); the link's state and the phone's say it is taught
+        from link.webapp import WebApp
+        rig = self.rig
+        app = rig.app
+        web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, taught=app._taught)
+        own = app.table.header["players"][0]["bakugan"][1]["id"]
+        self.assertEqual(rig.request("state")[1]["taught"], [])
+        self.assertEqual(json.loads(web.handle("GET", "/api/state", "", "", None)[2])["taught"], [])
+        self.assertEqual(rig.request("ctl", {"ev": "register", "bakugan": own, "zone": 4})[1]["ok"], True)
+        bd = load_board()
+        zero = bd["sensor"]["zero_counts"]
+        vals = [zero] * len(bd["wiring"]["channels"])
+        for s in bd["sensors"]:
+            if s["zone"] == 4:
+                vals[s["ch"]] = zero + 60
+        rig.mat.values = vals
+        rig.run_ms(1500)
+        self.assertEqual(rig.request("state")[1]["taught"], [own])
+        self.assertEqual(json.loads(web.handle("GET", "/api/state", "", "", None)[2])["taught"], [own])
 
 
 if __name__ == "__main__":

@@ -229,6 +229,8 @@ def test_game_new_input_status_end(vb):
     r = bakumat("game", "new", "--port", vb.url, "--target", "1")
     assert r.returncode == 0, r.stderr
     assert "mode official, players Dan, Runo" in r.stdout
+    # a fresh mat knows none of the Bakugan: the organiser is told to teach them
+    assert "not taught yet: drago, " in r.stdout and "bakumat register" in r.stdout
     r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6}', "--port", vb.url)
     assert r.returncode == 0, r.stderr
     assert "P0 places gate dan-gold on zone 6" in r.stdout
@@ -237,6 +239,7 @@ def test_game_new_input_status_end(vb):
     r = bakumat("game", "status", "--port", vb.url)
     assert r.returncode == 0, r.stderr
     assert "gate dan-gold" in r.stdout and "owner P0" in r.stdout and "mode official" in r.stdout
+    assert "taught: none" in r.stdout
     r = bakumat("game", "status", "--port", vb.url, "--json")
     view = json.loads(r.stdout)["view"]
     assert view["zones"]["6"]["gate"] == "dan-gold"

@@ -243,6 +243,9 @@ def test_phone_teaches_the_mat_a_bakugan(browser, tmp_path):
         page.wait_for_selector("#claim0")
         page.click("#claim0")
         page.wait_for_selector("#teach-drago")
+        # a fresh mat: none of Dan's three is taught yet
+        assert "(3 not taught" in page.text_content("#acts")
+        assert "\u2713" not in page.text_content("#teach-drago")
         page.click("#teach-drago")
         page.wait_for_function("document.getElementById('teach-drago').textContent.indexOf('\u2190') > 0")
         page.click('g.zone[data-zone="3"]')
@@ -257,6 +260,9 @@ def test_phone_teaches_the_mat_a_bakugan(browser, tmp_path):
         ticker = Ticker(vb, link)
         page.wait_for_function("document.getElementById('events').textContent.indexOf("
                                "'the mat learnt drago on zone 3') >= 0")
+        # Drago is marked taught in the teach box, two are left
+        page.wait_for_function("document.getElementById('teach-drago').textContent.indexOf('\u2713') > 0")
+        assert "(2 not taught" in page.text_content("#acts")
         assert page.errors == [] and page.offline_requests == []
         ticker.join()
         ticker = None

@@ -77,25 +77,23 @@ class Explainer:
     def __init__(self, out, pipeline, zone=None, gap_ms=600, min_frames=3, stir_ms=300):
         self.p = pipeline
         self.out = out
-        zone_ids = pipeline.zone_ids
-        params = pipeline.params
-        self.stir_ms = stir_ms
-        self.stirs = {}     # zone id -> [first, last, count, strongest E, threshold] of stirs nothing explained
-        self.was = bytearray(len(zone_ids))
-        self.unstill = 0
-        self.lines = []     # (t, n, text): written in time order at finish()
-        self.min_frames = min_frames
-        self.brief = 0
-        self.zone_ids = list(zone_ids)
-        self.params = params
+        self.zone_ids = list(pipeline.zone_ids)
+        self.params = pipeline.params
         self.only = zone
         self.gap = gap_ms
+        self.min_frames = min_frames
+        self.stir_ms = stir_ms
         self.now = 0
-        self.open = {}
-        self.seen = []
+        self.open = {}      # zone id -> Episode of waits not decided yet
+        self.stirs = {}     # zone id -> [first, last, count, strongest E, threshold] of stirs nothing explained
+        self.was = bytearray(len(self.zone_ids))   # each zone's `burst` after the last frame
+        self.lines = []     # (t, n, text): written in time order at finish()
+        self.seen = []      # the reasons met, for the legend
         self.decisions = 0
         self.waited = 0
         self.undecided = 0
+        self.brief = 0
+        self.unstill = 0
 
     def tick(self, t):
         """Before each frame: the frame's time; episodes gone quiet end."""

@@ -66,6 +66,38 @@ class Episode:
         return True
 
 
+class Waits:
+    """Each zone's waits since its last decision (add: Pipeline.on_wait);
+    stale() hands back the episodes that went quiet for gap_ms."""
+
+    def __init__(self, zone_ids, gap_ms=600):
+        self.zone_ids = list(zone_ids)
+        self.gap = gap_ms
+        self.now = 0
+        self.open = {}      # zone id -> Episode
+
+    def add(self, zi, reason, who, x):
+        """Counted? (identity after a named reason is not)"""
+        z = self.zone_ids[zi]
+        ep = self.open.get(z)
+        if ep is None:
+            ep = self.open[z] = Episode(self.now)
+        return ep.add(self.now, reason, who, x)
+
+    def take(self, z):
+        """The zone's episode, now decided (or None)."""
+        return self.open.pop(z, None)
+
+    def stale(self, t):
+        """Before the frame at t: [(zone id, episode)] quiet for gap_ms, removed."""
+        self.now = t
+        out = []
+        for z in sorted(self.open):
+            if t - self.open[z].last > self.gap:
+                out.append((z, self.open.pop(z)))
+        return out
+
+
 class Explainer:
     """Collects the pipeline's waits and decisions and writes the report.
     gap_ms: a zone's waits this far apart are two episodes; an episode of
@@ -83,8 +115,7 @@ class Explainer:
         self.gap = gap_ms
         self.min_frames = min_frames
         self.stir_ms = stir_ms
-        self.now = 0
-        self.open = {}      # zone id -> Episode of waits not decided yet
+        self.w = Waits(self.zone_ids, gap_ms)
         self.stirs = {}     # zone id -> [first, last, count, strongest E, threshold] of stirs nothing explained
         self.was = bytearray(len(self.zone_ids))   # each zone's `burst` after the last frame
         self.lines = []     # (t, n, text): written in time order at finish()
@@ -97,12 +128,8 @@ class Explainer:
 
     def tick(self, t):
         """Before each frame: the frame's time; episodes gone quiet end."""
-        self.now = t
-        for z in sorted(self.open):
-            ep = self.open[z]
-            if t - ep.last > self.gap:
-                del self.open[z]
-                self._undecided(z, ep)
+        for z, ep in self.w.stale(t):
+            self._undecided(z, ep)
         for z in sorted(self.stirs):
             st = self.stirs[z]
             if t - st[1] > self.gap:
@@ -135,10 +162,7 @@ class Explainer:
         self.stirs.pop(z, None)     # it held still: the wait says the rest
         if self.only is not None and z != self.only:
             return
-        ep = self.open.get(z)
-        if ep is None:
-            ep = self.open[z] = Episode(self.now)
-        if ep.add(self.now, reason, who, x) and reason not in self.seen:
+        if self.w.add(zi, reason, who, x) and reason not in self.seen:
             self.seen.append(reason)
 
     def sensed(self, ev):
@@ -148,7 +172,7 @@ class Explainer:
         if self.only is not None and z != self.only:
             return
         self.decisions += 1
-        ep = self.open.pop(z, None) if z is not None else None
+        ep = self.w.take(z) if z is not None else None
         what = _decision(ev)
         if ep is None:
             self._line(ev["t"], z, what)
@@ -158,9 +182,8 @@ class Explainer:
                        % (what, ev["t"] - ep.t0, ep.t0 / 1000.0, reasons(ep)))
 
     def finish(self):
-        for z in sorted(self.open):
-            self._undecided(z, self.open[z])
-        self.open = {}
+        for z, ep in self.w.stale(self.w.now + self.gap + 1):
+            self._undecided(z, ep)
         for z in sorted(self.stirs):
             self._stirred(z, self.stirs[z])
         self.stirs = {}

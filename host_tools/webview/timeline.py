@@ -108,7 +108,7 @@ def raw_timeline(path):
     m = None
     probe = None
     pending = []  # sensed events of the current frame
-    waits = _Waits()
+    waits = None  # rawwhy.Waits, once the pipeline exists
     t = 0
     try:
         with open(path, encoding="utf-8", newline="") as f:
@@ -130,8 +130,9 @@ def raw_timeline(path):
                                                              " vs ".join(p["name"] for p in game_header["players"])), 0)
                     m = Match(board, tr.game, _sensed_sink(pending, tr))
                     rawlog.resume(m, header)
-                    m.pipeline.on_wait = waits.wait
-                    waits.zone_ids = m.pipeline.zone_ids
+                    from host_tools.rawwhy import Waits
+                    waits = Waits(m.pipeline.zone_ids)
+                    m.pipeline.on_wait = waits.add
                     probe = Probe(m.pipeline, board)
                     tl.probe = probe
                     continue
@@ -139,7 +140,7 @@ def raw_timeline(path):
                     t, vals = obj
                     mark = tr.seq
                     tr.tick(t)
-                    waits.now = t
+                    waits.stale(t)
                     m.frame(vals, t)
                     probe.sample(t)
                     if pending:
@@ -149,7 +150,7 @@ def raw_timeline(path):
                                 tr.fb.fault(probe.zone_of(ev["ch"]), True, t)
                         tr.after()
                         for ev in pending:
-                            tl.add(tr, "%7.3fs  sensed %s%s" % (ev["t"] / 1000.0, _sensed_text(ev), waits.said(ev)),
+                            tl.add(tr, "%7.3fs  sensed %s%s" % (ev["t"] / 1000.0, _sensed_text(ev), _waited(waits, ev)),
                                    mark, ev.get("zone", probe.zone_of(ev.get("ch"))), "sensed")
                             mark = tr.seq
                         del pending[:]
@@ -178,30 +179,14 @@ def raw_timeline(path):
     return tl
 
 
-class _Waits:
-    """What the pipeline waited for before each decision (Pipeline.on_wait),
-    told after the decision's text, as `bakumat replay --why` does."""
-
-    def __init__(self, gap_ms=600):
-        self.zone_ids = ()
-        self.now = 0
-        self.gap = gap_ms
-        self.open = {}
-
-    def wait(self, zi, reason, who, x):
-        from host_tools.rawwhy import Episode
-        z = self.zone_ids[zi]
-        ep = self.open.get(z)
-        if ep is None or self.now - ep.last > self.gap:
-            ep = self.open[z] = Episode(self.now)
-        ep.add(self.now, reason, who, x)
-
-    def said(self, ev):
-        from host_tools.rawwhy import reasons
-        ep = self.open.pop(ev.get("zone"), None)
-        if ep is None or ev["t"] - ep.last > self.gap:
-            return ""
-        return ", after waiting %d ms: %s" % (ev["t"] - ep.t0, reasons(ep))
+def _waited(waits, ev):
+    """What the pipeline waited for before this decision, as `bakumat
+    replay --why` tells it ("" when it did not)."""
+    from host_tools.rawwhy import reasons
+    ep = waits.take(ev.get("zone")) if waits is not None else None
+    if ep is None:
+        return ""
+    return ", after waiting %d ms: %s" % (ev["t"] - ep.t0, reasons(ep))
 
 
 def _sensed_sink(pending, tr):

@@ -782,7 +782,7 @@ class App:
         or learnt from a landing it was sure of): untaught ones it names by
         the referee's context alone (`bakumat bench sensing`, untaught)."""
         sigs = self.match.pipeline.sigs if self.match is not None else {}
-        return [b["id"] for p in self.header["players"] for b in p["bakugan"] if b["id"] in sigs]
+        return [b["id"] for p in self.header["players"] for b in p.get("bakugan", ()) if b["id"] in sigs]
 
     def _calibrate(self, seq):
         frame = self.b.scanner.frame

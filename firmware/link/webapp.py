@@ -38,7 +38,7 @@ def _new_code(seed):
 
 
 class WebApp:
-    def __init__(self, board, table, now, leds=None, asking=None, taught=None):
+    def __init__(self, board, table, now, leds=None, taught=None):
         """board: board definition, or the page's board (link.pageboard)
         encoded as JSON already; table: table.controller.Table (or a
         Journal); now(): game time in ms; leds(): list of [r, g, b];

@@ -1100,17 +1100,14 @@ class Pipeline:
                 if sig * o.sig < 0.0:
                     pair = True
                 sig = o.sig
-        if k == 2 and pair and both:
-            # Both taken to be gone, two of opposite polarity: while one is
-            # lifted, the zone's field passes through zero (the sum of the
-            # two) on its way to the other one's own: quiet for a few
-            # frames is not both gone (seen: 2 false landings in 200 games,
-            # the one left read as landing again).
-            pass
-        elif k != 1 or not sig:
-            return False   # two stand: the battle is on, no third comes
-        elif self.context is None:
-            return False
+        # Both taken to be gone, two of opposite polarity: while one is
+        # lifted, the zone's field passes through zero (the sum of the two)
+        # on its way to the other one's own: quiet for a few frames is not
+        # both gone (seen: 2 false landings in 200 games, the one left read
+        # as landing again). Otherwise only a lone Bakugan's leave holds.
+        if not (k == 2 and pair and both):
+            if k != 1 or not sig or self.context is None:
+                return False   # (two stand: the battle is on, no third comes)
         p = self.params
         wt0 = self.wt0[zi]
         if self.lh[zi] == wt0:

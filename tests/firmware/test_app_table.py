@@ -194,7 +194,7 @@ class TeachFromThePhone(unittest.TestCase):
     def test_register_then_the_lesson_on_the_page(self):
         from link.webapp import WebApp
         app = self.rig.app
-        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds)   # as app._web_start
+        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, taught=app._taught)   # as app._web_start
         st, _, body = app.web.handle("POST", "/api/claim", "", '{"player": 0}', None)
         code = json.loads(body)["code"]
         own = app.table.header["players"][0]["bakugan"][0]["id"]

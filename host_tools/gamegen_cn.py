@@ -14,10 +14,13 @@ from host_tools import fwpath, gamegen
 
 ZONES = gamegen.ZONES
 
-# mode -> (player counts, Bakugan per player, cards per player, abilities per player)
+# mode -> (player counts, Bakugan per player, cards per player, abilities per
+# player): the sheets' sets (each mode's KIT), so the headers pass the
+# referee's set-up checks without a "kit". Snooker: 6 cards in all, shared
+# out among the players (cards per player is None).
 SPECS = {
     "fortress": ((2,), 3, 7, 0),
-    "snooker": ((1, 2, 3, 4), 3, 2, 0),
+    "snooker": ((1, 2, 3, 4), 6, None, 0),
     "zhulu": ((2, 3, 4), 3, 3, 0),
     "shenghui": ((2, 3, 4), 3, 3, 1),
     "zhanguo": ((2, 3, 4), 3, 3, 1),
@@ -50,10 +53,11 @@ def random_header(rng, mode):
     rng.shuffle(pool)
     players = []
     for i in range(n):
-        baks = [{"id": pool.pop(), "attr": rng.choice(gamegen.ATTRS), "g": rng.randrange(200, 600, 10)}
-                for _ in range(nb)]
+        # fortress: "3个不同属性的爆丸", 3 Bakugan of different attributes
+        attrs = rng.sample(gamegen.ATTRS, nb) if mode == "fortress" else [rng.choice(gamegen.ATTRS) for _ in range(nb)]
+        baks = [{"id": pool.pop(), "attr": attrs[k], "g": rng.randrange(200, 600, 10)} for k in range(nb)]
         gates = []
-        for j in range(nc):
+        for j in range(nc if nc is not None else 6 // n + (i < 6 % n)):
             bonus = {}
             for a in rng.sample(gamegen.ATTRS, rng.randrange(1, 4)):
                 bonus[a] = rng.choice((-50, -30, 30, 50, 80, 100, 120))

@@ -112,6 +112,8 @@ def encode_text(out, game):
         s = "end: " + "; ".join(["%s captured %d (%s)" % (names[i], len(caps[i]), ", ".join(caps[i]) or "-")
                                  for i in range(len(caps))])
         s += "; winner: %s" % ("none" if f["winner"] is None else names[f["winner"]])
+        if "note" in f:
+            s += " (%s)" % f["note"]
     else:
         s = kind + " " + dumps(Pairs(tuple(pairs)))
     return _stamp(t) + "  " + s

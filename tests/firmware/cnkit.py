@@ -22,8 +22,17 @@ def player(i, g=(300, 300, 300), attrs=None, cards=None, abilities=None, name=No
     return p
 
 
-def header(mode, players, first=0, **extra):
+def header(mode, players, first=0, sheet_kit=False, **extra):
+    """A header; unless sheet_kit (or an explicit kit), with "kit" setting
+    every count of the sheet's set to 0 (any), so a test of another rule
+    can use small sets; the tests of the sheet's counts pass sheet_kit."""
     h = {"bakumat": "events", "version": 1, "mode": mode, "first": first, "players": players}
+    if not sheet_kit and "kit" not in extra:
+        import referee
+        kit = {}
+        for k in referee.load(mode).KIT:
+            kit[k[0]] = 0
+        h["kit"] = kit
     for k in extra:
         h[k] = extra[k]
     return h

@@ -112,22 +112,30 @@ class Battle(unittest.TestCase):
 
 
 class LeaveAndEnd(unittest.TestCase):
-    def test_players_leave_and_the_last_one_ends_the_game(self):
+    def test_players_leave_when_they_lost_all_and_the_game_ends(self):
+        """Borrowed from 逐鹿中原: "玩家输完爆丸或卡片则要退场" (a player whose
+        Bakugan all stand on cards stays) and "当只剩一位玩家同时有爆丸和卡片
+        时，该局游戏结束"; when nobody left can throw, the game is scored."""
         h = header("baolie", [player(i, g=(300 - 10 * i,), cards=[(0, 10), (0, 1)]) for i in range(4)])
         gm = Game(h)
         for i in range(4):
             gm.gate(i, "c%d0" % i, BASE[(i + 2) % 4])
         gm.land("b00", 9)
-        self.assertEqual(gm.last("leave")["player"], 0)   # no Bakugan in the hand
+        self.assertIsNone(gm.last("leave"))  # standing on a card is not losing it
         gm.land("b10", 9)     # Runo 290 attacks Dan 300: Dan wins, Runo refills
         gm.resolve()
         self.assertEqual(gm.g.refills, [[1, 9]])
         gm.gate(1, "c11", 9)
-        self.assertEqual(gm.last("leave")["player"], 1)
-        gm.land("b20", 6)     # Marucho's last Bakugan: he leaves, Shun is alone
+        self.assertEqual(gm.last("leave"), {"player": 1, "reason": "lost all their Bakugan"})
+        gm.land("b20", 6)     # Marucho stands; Dan and Marucho have nothing to throw
+        self.assertEqual(gm.last("turn"), {"player": 3})
+        gm.land("b30", 6)     # Shun 270 attacks Marucho 280 and loses
+        gm.resolve()
+        gm.gate(3, "c31", 6)
+        self.assertEqual(gm.last("leave"), {"player": 3, "reason": "lost all their Bakugan"})
         sc = gm.last("score")
-        self.assertEqual(sc["reason"], "one player left")
-        self.assertEqual(sc["scores"], [290 + 10, 0, 0, 0])
+        self.assertEqual(sc["reason"], "no Bakugan left in any hand")
+        self.assertEqual(sc["scores"], [290 + 10, 0, 270 + 10, 0])
         self.assertEqual(gm.last("win")["player"], 0)
 
 

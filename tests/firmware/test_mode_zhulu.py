@@ -190,9 +190,11 @@ class Refill(unittest.TestCase):
 
 
 class Leaving(unittest.TestCase):
-    def test_no_card_left_in_the_hand(self):
+    def test_placing_every_card_is_not_losing_them(self):
+        """"玩家输完爆丸或卡片则要退场": only a player who has LOST all their
+        cards leaves; Dan's reserve cards went down as refills, and cards of
+        his still lie on the battlefield: he stays."""
         gm = started(n=3)
-        # Dan loses twice and places both reserve cards: he leaves.
         gm.land("b01", 6)   # Dan 250+50 vs Runo's 310+50 later
         gm.land("b10", 6)
         gm.resolve()
@@ -202,29 +204,61 @@ class Leaving(unittest.TestCase):
         gm.land("b11", 9)   # Runo 250 + 50 wins
         gm.resolve()
         self.assertTrue(gm.gate(0, "c02", 9))
-        lv = gm.last("leave")
-        self.assertEqual(lv, {"player": 0, "reason": "no card left in the hand"})
-        self.assertEqual(gm.g.loc["b00"], OUT)  # the hand is out of play
+        self.assertIsNone(gm.last("leave"))
+        self.assertEqual(gm.g.loc["b00"], UNUSED)  # still his to throw
         self.assertEqual(gm.last("turn"), {"player": 2})
-        self.assertTrue(gm.land("b20", 5))
-        self.assertEqual(gm.last("turn"), {"player": 1})  # Dan is skipped
 
-    def test_no_bakugan_left_in_the_hand_and_field_bakugan_still_fight(self):
-        h = header("zhulu", [player(0, g=(300,), cards=[(0, 1), (0, 1)]),
-                             player(1, g=(200, 200), cards=[(0, 1), (0, 1)]),
+    def test_a_player_who_lost_all_cards_leaves_and_field_bakugan_still_fight(self):
+        """"玩家输完爆丸或卡片则要退场，手中剩余的爆丸或卡片作废。如在战场上仍有
+        爆丸，发生战斗时仍然有效": Dan's only card is taken; he leaves, the
+        Bakugan in his hand are out of play, the one on the field fights."""
+        h = header("zhulu", [player(0, g=(300, 300, 100), cards=[(0, 1)]),
+                             player(1, g=(320, 200), cards=[(0, 1), (0, 1)]),
                              player(2, g=(200, 200), cards=[(0, 1), (0, 1)])])
         gm = Game(h)
         gm.gate(0, "c00", 5)
         gm.gate(1, "c10", 6)
         gm.gate(2, "c20", 9)
-        gm.land("b00", 5)
-        self.assertEqual(gm.last("leave"), {"player": 0, "reason": "no Bakugan left in the hand"})
-        self.assertEqual(gm.g.loc["b00"], 5)
-        gm.land("b10", 5)  # Dan's b00 still defends and wins
+        gm.land("b00", 6)      # Dan stands on Runo's card
+        gm.miss("b10")
+        gm.miss("b20")
+        gm.land("b02", 5)      # Dan's 100 on his own card
+        gm.land("b10", 5)      # Runo 320 takes b02 and Dan's only card
+        gm.resolve()
+        self.assertEqual(gm.g.captured[1], ["c00"])
+        self.assertEqual(gm.last("leave"), {"player": 0, "reason": "lost all their cards"})
+        self.assertEqual(gm.g.loc["b01"], OUT)   # the hand is out of play
+        self.assertEqual(gm.g.loc["b00"], 6)     # still on the battlefield
+        gm.land("b21", 6)      # Marucho 200 attacks Dan's b00 (300): it still fights
         gm.resolve()
         self.assertEqual(gm.last("battle")["winner"], "b00")
-        self.assertEqual(gm.g.seized[0], ["b10"])
-        self.assertEqual(gm.g.refills, [[1, 5]])
+        self.assertEqual(gm.g.seized[0], ["b21"])
+
+    def test_all_bakugan_on_cards_is_not_leaving_and_a_refill_follows(self):
+        """"玩家输完爆丸或卡片则要退场": a player whose Bakugan all stand on
+        cards has lost none; the turns pass them by (nothing to throw), and
+        after a lost battle they refill the card; only when the last one is
+        lost do they leave."""
+        h = header("zhulu", [player(0, g=(300,), cards=[(0, 1), (0, 1)]),
+                             player(1, g=(400, 200), cards=[(0, 1), (0, 1)]),
+                             player(2, g=(200, 200), cards=[(0, 1), (0, 1)])])
+        gm = Game(h)
+        gm.gate(0, "c00", 5)
+        gm.gate(1, "c10", 6)
+        gm.gate(2, "c20", 9)
+        self.assertTrue(gm.land("b00", 5))
+        self.assertIsNone(gm.last("leave"))
+        self.assertEqual(gm.last("turn"), {"player": 1})
+        gm.miss("b11")
+        gm.miss("b20")
+        self.assertEqual(gm.last("turn"), {"player": 1})  # Dan has nothing to throw: skipped
+        self.assertEqual(gm.g.expects()[0], 1)
+        gm.land("b10", 5)      # Runo 400 beats Dan's 300
+        gm.resolve()
+        self.assertEqual(gm.g.refills, [[0, 5]])
+        self.assertTrue(gm.gate(0, "c01", 5))  # Dan refills the card
+        self.assertEqual(gm.last("leave"), {"player": 0, "reason": "lost all their Bakugan"})
+        self.assertEqual(gm.last("turn"), {"player": 2})
 
 
 class EndAndScore(unittest.TestCase):
@@ -277,21 +311,21 @@ class EndAndScore(unittest.TestCase):
 
 
 class NoCardToRefill(unittest.TestCase):
-    def test_a_player_with_no_reserve_card_leaves_at_the_start(self):
+    def test_a_player_with_no_reserve_card_stays_while_a_card_is_down(self):
+        """"玩家输完爆丸或卡片则要退场": no reserve card is not a lost card."""
         h = header("zhulu", [player(0, cards=[(0, 1)]), player(1, cards=[(0, 1), (0, 1)]),
                              player(2, cards=[(0, 1), (0, 1)])])
         gm = Game(h)
         gm.gate(0, "c00", 5)
         gm.gate(1, "c10", 6)
-        self.assertIsNone(gm.last("leave"))
         gm.gate(2, "c20", 9)
-        self.assertEqual(gm.last("leave"), {"player": 0, "reason": "no card left in the hand"})
-        self.assertEqual(gm.last("turn"), {"player": 1})
+        self.assertIsNone(gm.last("leave"))
+        self.assertEqual(gm.last("turn"), {"player": 0})
 
     def test_zone_without_card_compares_g_only(self):
         h = header("zhulu", [player(0, g=(300, 300), cards=[(100, 1), (0, 1)]),
                              player(1, g=(250, 250, 250), cards=[(100, 1), (0, 1)]),
-                             player(2, g=(200,), cards=[(100, 1), (0, 1)])])
+                             player(2, g=(200,), cards=[(100, 1)])])
         gm = Game(h)
         gm.gate(0, "c00", 5)
         gm.gate(1, "c10", 6)
@@ -299,11 +333,13 @@ class NoCardToRefill(unittest.TestCase):
         gm.miss("b00")
         gm.miss("b10")
         gm.land("b20", 9)
-        self.assertEqual(gm.last("leave")["player"], 2)  # no Bakugan in the hand
+        self.assertIsNone(gm.last("leave"))
         gm.land("b00", 9)  # 300+100 beats 200+100
         gm.resolve()
         self.assertEqual(gm.g.seized[0], ["b20"])
-        self.assertEqual(gm.g.refills, [])  # Marucho has left: nobody refills
+        self.assertEqual(gm.g.captured[0], ["c20"])
+        self.assertEqual(gm.g.refills, [])  # Marucho has no card left: nobody refills
+        self.assertEqual(gm.last("leave"), {"player": 2, "reason": "lost all their Bakugan"})
         self.assertNotIn(9, gm.g.field)
         self.assertIn(9, gm.g.active)
         self.assertEqual(gm.last("turn"), {"player": 1})  # Marucho is skipped

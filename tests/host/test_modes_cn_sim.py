@@ -97,19 +97,29 @@ remove zone 6
 card off zone 6
 gate 1 r2 on zone 6
 throw saurus -> zone 5
+throw gargonoid -> zone 5 from player 1
+resolve
 """
     out, res = play(tmp_path, header, script)
     kinds = [o["ev"] for o in out]
     assert "reject" not in kinds, [o for o in out if o["ev"] == "reject"]
     # every throw was sensed as a landing on the right zone
     stands = [o["zone"] for o in landed(out)]
-    assert stands == [5, 5, 6, 6, 5]
-    assert kinds.count("battle") == 2 and kinds.count("refill") == 2
+    assert stands == [5, 5, 6, 6, 5, 5]
+    assert kinds.count("battle") == 3 and kinds.count("refill") == 3
     assert out[kinds.index("battle")]["winner"] == "tigrerra"  # 440 + d1's 100 beats 450
-    assert out[kinds.index("leave")]["player"] == 0  # Dan threw his last Bakugan
+    # Dan's last Bakugan stands on a card: he has lost none, so he stays
+    # ("玩家输完爆丸或卡片则要退场") until saurus, the battle won, is out of
+    # play; then Runo is the only one left ("当只剩一位玩家同时有爆丸和卡片时，
+    # 该局游戏结束") and the game is scored
+    leaves = [o for o in out if o["ev"] == "leave"]
+    assert [(o["player"], o["reason"]) for o in leaves] == [(0, "lost all their Bakugan")]
+    assert kinds.index("leave") > len(kinds) - 8
     score = out[kinds.index("score")]
-    assert score["scores"][1] == 450 + 40  # Runo seized drago and captured d1
-    assert out[-1]["ev"] == "end" and out[-1]["winner"] is not None
+    assert score["reason"] == "one player left"
+    # Dan seized falconeer and gargonoid, captured r1 and d2; Runo drago and d1
+    assert score["scores"] == [370 + 350 + 30 + 20, 450 + 40]
+    assert out[-1]["ev"] == "end" and out[-1]["winner"] == 0
 
 
 def test_compass_turns_and_is_won_from_frames(tmp_path):

@@ -45,6 +45,7 @@ from host_tools.errors import UserError  # noqa: E402
 from host_tools.link import REPLIES, codec  # noqa: E402
 from host_tools.vboard import Recorded, VBoard  # noqa: E402
 from vbtable import Table, compare, strip_t, without_amended  # noqa: E402
+import referee  # noqa: E402
 
 BOARD = "esp32_devkitc"
 FIGURES = []     # (game, wall s, board s, events, mem_free) printed at the end
@@ -421,6 +422,10 @@ def cn_header(mode, cards, n=2, bakugan=None, abilities=None, **extra):
             p["abilities"] = abilities[i]
         players.append(p)
     h = {"bakumat": "events", "version": 1, "mode": mode, "first": 0, "players": players}
+    # The mat tells only about six magnets apart, so these games use small
+    # sets: the header's kit lifts the sheet's counts (0: any), as players
+    # with the sets they own would (docs/modes/README.md, "Header fields").
+    h["kit"] = dict((k[0], 0) for k in referee.load(mode).KIT)
     h.update(extra)
     return h
 

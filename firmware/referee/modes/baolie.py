@@ -3,6 +3,7 @@ quadrants; each quadrant's base card lies in the centre and its battle card
 in the quadrant; two own Bakugan on a base card capture the quadrant's
 card; the battle winner stays and takes the loser's Bakugan and the card.
 Rules and decisions: docs/modes/baolie.md."""
+from referee.engine import UNUSED
 from referee.modes.variant import Variant
 
 # The base card of each player's quadrant, in seating (clockwise) order:
@@ -14,6 +15,7 @@ class Game(Variant):
     MODE = "baolie"
     MIN_PLAYERS = 4
     MAX_PLAYERS = 4
+    KIT = (("bakugan", 3, "3个爆丸"), ("cards", 4, "4张基础卡"))
 
     def setup_zones(self, p):
         # The opening card goes in the quadrant of the player opposite.
@@ -46,4 +48,7 @@ class Game(Variant):
         self.owe_refill(pl, z, t)
 
     def check_end(self, t):
-        self.check_leaves(t)
+        self.check_leaves(t)  # borrowed from zhulu (docs/modes/baolie.md)
+
+    def skips(self, p):
+        return self.gone[p] or not self.owned(p, UNUSED)

@@ -16,6 +16,7 @@ class Game(Variant):
     MODE = "beach"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
+    KIT = (("bakugan", 12, "12个爆丸"), ("cards", 6, "6张基础卡"))
 
     def check_header(self, header):
         players = header["players"]

@@ -17,6 +17,7 @@ class Game(Variant):
     MODE = "compass"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
+    KIT = (("bakugan", 3, "3个爆丸"), ("cards", 2, "2张基础卡"))
 
     def check_header(self, header):
         players = header["players"]

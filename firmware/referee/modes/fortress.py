@@ -39,13 +39,15 @@ class Game(Variant):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
 
+    KIT = (("cards", 7, "7张对战卡"), ("bakugan", 3, "3个不同属性的爆丸"), ("attributes", 3, "3个不同属性的爆丸"))
+
     def check_header(self, header):
         players = header["players"]
         self.gate_effect = {}
         for i in range(self.n):
             gates = players[i]["gates"]
             if len(gates) < SETUP_CARDS:
-                raise SetupError("players[%d].gates: Ultimate Fortress needs at least %d cards per player (the sheet: 7)" % (
+                raise SetupError("players[%d].gates: Ultimate Fortress needs at least %d cards per player to set up" % (
                     i, SETUP_CARDS))
             for j in range(len(gates)):
                 eff = gates[j].get("effect")

@@ -14,6 +14,7 @@ class Game(Variant):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
     STATE = Variant.STATE + ("home",)
+    KIT = (("bakugan", 4, "爆丸4个"), ("cards", 4, "4张基础卡"))
 
     def check_header(self, header):
         players = header["players"]

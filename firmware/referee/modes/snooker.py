@@ -15,6 +15,12 @@ class Game(Variant):
     HSP_DEFAULT = 1  # a card without "hsp" scores one point
     RELAND = True  # a shot may open again on the card it was picked up from
     STATE = Variant.STATE + ("shots", "points", "hits")
+    # "准备6张基地卡，爆丸6个": 6 cards in all; each player shoots the 6
+    # Bakugan (one set may be listed under every player with other ids).
+    KIT = (("bakugan", 6, "爆丸6个"), ("cards", 6, "准备6张基地卡"))
+    KIT_TOTAL = ("cards",)
+    # The sheet says only "最分数高的获胜" (the highest score wins).
+    END_NOTE = "scoring and tie-break are the project's own, the sheet gives none: docs/modes/snooker.md"
 
     def check_header(self, header):
         s = header.get("shots", SHOTS)

@@ -49,6 +49,12 @@ def _show(v):
     return s if len(s) < 40 else s[:37] + "..."
 
 
+def _sheet(own, words, k):
+    if own:
+        return "header.kit.%s" % k
+    return "the sheet: %s; header.kit.%s changes the count" % (words, k)
+
+
 class Variant(Engine):
     INPUTS = Engine.INPUTS + ("pick", "pass", "item")
     # Inputs addressed to a pending battle (any other resolves it first).
@@ -60,6 +66,14 @@ class Variant(Engine):
     MAX_ABILITIES = 0
     HSP_DEFAULT = 0  # a card's score value when the header gives no "hsp"
     RELAND = False  # snooker: a Bakugan may be thrown again onto its own card
+    # What the sheet has each player bring: ((key, count, the sheet's words),
+    # ...), key "bakugan" or "cards" (exact counts) or "attributes" (at least
+    # that many different attributes among a player's Bakugan).
+    # The header's optional "kit" object sets another count (0: any) for
+    # players who own other sets (docs/modes/README.md, "Header fields").
+    KIT = ()
+    KIT_TOTAL = ()  # keys counted over all players together (snooker's cards)
+    END_NOTE = None  # a note for the `end` event (snooker: whose scoring rule)
     # Dynamic state besides the engine's, copied by the snapshot.
     STATE = ("active", "prev", "seized", "prizes", "void_b", "void_c", "void_i", "gone",
              "refills", "acted", "hsp", "put_back")
@@ -110,6 +124,7 @@ class Variant(Engine):
             self.abil_attr.append(at)
             self.abil_cmd.append(cmd)
             self.abil_hsp.append(hs)
+        self.check_kit(header)
         self.check_header(header)
         self.owe = [self.opening(i) for i in range(n)]
         self.active = []  # zones with a card position, sorted
@@ -128,6 +143,48 @@ class Variant(Engine):
         # and their landing there is a silent confirmation, not a throw.
         self.put_back = []
         self.init_state()
+
+    def check_kit(self, header):
+        """The sheet's counts (KIT), or the header's kit where it sets one."""
+        kit = header.get("kit", {})
+        if type(kit) is not dict:
+            raise SetupError("header.kit: expected an object")
+        keys = [k[0] for k in self.KIT]
+        for k in kit:
+            v = kit[k]
+            if k not in keys:
+                raise SetupError("header.kit.%s: mode %s has no such count (known: %s)" % (
+                    k, self.MODE, ", ".join(keys) or "none"))
+            if type(v) is not int or v < 0:
+                raise SetupError("header.kit.%s: expected a non-negative integer (0: any), got %s" % (k, _show(v)))
+        players = header["players"]
+        for (k, sheet, words) in self.KIT:
+            want = kit.get(k, sheet)
+            if not want:
+                continue  # the header's 0: any count
+            field = "gates" if k == "cards" else k
+            if k in self.KIT_TOTAL:
+                got = 0
+                for p in players:
+                    got += len(p[field])
+                if got != want:
+                    raise SetupError("header.players: mode %s needs %d %s in all, got %d (%s)" % (
+                        self.MODE, want, k, got, _sheet(k in kit, words, k)))
+                continue
+            for i in range(self.n):
+                if k == "attributes":  # at least `want` different ones
+                    seen = []
+                    for b in players[i]["bakugan"]:
+                        if b["attr"] not in seen:
+                            seen.append(b["attr"])
+                    if len(seen) < want:
+                        raise SetupError("players[%d].bakugan: mode %s needs %d different attributes per player, got %d (%s)" % (
+                            i, self.MODE, want, len(seen), _sheet(k in kit, words, k)))
+                    continue
+                got = len(players[i][field])
+                if got != want:
+                    raise SetupError("players[%d].%s: mode %s needs %d %s per player, got %d (%s)" % (
+                        i, field, self.MODE, want, k, got, _sheet(k in kit, words, k)))
 
     # ------------------------------------------------------------ mode hooks
     def check_header(self, header):
@@ -273,7 +330,10 @@ class Variant(Engine):
             t = self.t
         if self.phase != OVER:
             self.settle("end", t)
-        self.emit("end", t, (("captured", [list(c) for c in self.captured]), ("winner", self.winner)))
+        pairs = (("captured", [list(c) for c in self.captured]), ("winner", self.winner))
+        if self.END_NOTE is not None:
+            pairs += (("note", self.END_NOTE),)
+        self.emit("end", t, pairs)
         self._flush()
 
     def _extra_save(self):
@@ -310,10 +370,15 @@ class Variant(Engine):
     def in_game(self):
         return [p for p in range(self.n) if not self.gone[p]]
 
+    def skips(self, p):
+        """True if p's turns are skipped: p has left (central-battlefield
+        modes: or has no Bakugan in the hand, all standing on cards)."""
+        return self.gone[p]
+
     def next_player(self, p):
         for i in range(1, self.n + 1):
             q = (p + i) % self.n
-            if not self.gone[q]:
+            if not self.skips(q):
                 return q
         return p
 
@@ -431,19 +496,34 @@ class Variant(Engine):
             self.emit("void", t, (("what", "card"), ("id", g), ("reason", "left the game")))
 
     def check_leaves(self, t):
-        """The central-battlefield rule: a player with no Bakugan or no card
-        left in the hand leaves; with one player (or none) left, the game is
-        scored."""
+        """The central-battlefield rule (zhulu's sheet): "玩家输完爆丸或卡片
+        则要退场": a player who has lost all their Bakugan (none in the hand
+        or on the field) or all their cards (likewise) leaves; "当只剩一位
+        玩家同时有爆丸和卡片时，该局游戏结束": with one player left the game
+        is scored. A player whose Bakugan all stand on cards stays (skips()
+        passes their turns); when nobody still in the game has a Bakugan in
+        the hand, nobody can throw and the game is scored too."""
         owing = [r[0] for r in self.refills]
         for p in range(self.n):
             if self.gone[p] or p in owing:
                 continue  # a player owing a refill places it first
-            if not self.owned(p, UNUSED):
-                self.leave(p, "no Bakugan left in the hand", t)
-            elif not self.gates_in_hand(p):
-                self.leave(p, "no card left in the hand", t)
-        if len(self.in_game()) <= 1:
-            self.final(t, "one player left")
+            if not self.owned(p, UNUSED) and not self.standing(p):
+                self.leave(p, "lost all their Bakugan", t)
+            elif not self.gates_in_hand(p) and not self.cards_down(p):
+                self.leave(p, "lost all their cards", t)
+        left = self.in_game()
+        if len(left) <= 1:
+            self.final(t, "one player left" if left else "no player left")
+            return
+        if not self.refills:
+            for p in left:
+                if self.owned(p, UNUSED):
+                    return
+            self.final(t, "no Bakugan left in any hand")
+
+    def cards_down(self, p):
+        """p's cards on the field."""
+        return [g for g in self.gate_ids if self.gate_owner[g] == p and self.gloc[g] >= 0]
 
     def declare(self, p, t, reason=None):
         self.winner = p
@@ -535,7 +615,7 @@ class Variant(Engine):
         self.check_end(t)
         if self.phase == OVER:
             return
-        if self.gone[self.turn]:
+        if self.skips(self.turn):
             self.turn = self.next_player(self.turn)
             self.new_turn(t)
         self.phase = PLAY
@@ -547,7 +627,7 @@ class Variant(Engine):
             self.check_end(t)
             if self.phase == OVER:
                 return
-            if self.gone[self.turn]:
+            if self.skips(self.turn):
                 self.turn = self.next_player(self.turn)
             self.emit("turn", t, (("player", self.turn),))
 
@@ -754,7 +834,7 @@ class Variant(Engine):
         if self.phase == OVER:
             return
         changed = False
-        if self.turn_done() or self.gone[self.turn]:
+        if self.turn_done() or self.skips(self.turn):
             self.turn = self.next_player(self.turn)
             changed = True
             self.new_turn(t)

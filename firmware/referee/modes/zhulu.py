@@ -1,6 +1,7 @@
 """逐鹿中原 (rule sheet 000): 2-4 players throw at a central battlefield of
 face-down cards, one per player, clockwise. Rules and decisions:
 docs/modes/zhulu.md. shenghui and zhanguo build on this module."""
+from referee.engine import UNUSED
 from referee.modes.variant import Variant
 
 CENTRE = (5, 6, 9, 10)  # the battlefield on the reference mat
@@ -10,6 +11,7 @@ class Game(Variant):
     MODE = "zhulu"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
+    KIT = (("bakugan", 3, "3个爆丸"), ("cards", 3, "3张对战卡"))
     # The battle winner takes the battled card even when it is their own
     # (zhulu); shenghui/zhanguo: the winner's own card is put out of play.
     CAPTURE_OWN_CARD = True
@@ -35,3 +37,6 @@ class Game(Variant):
 
     def check_end(self, t):
         self.check_leaves(t)
+
+    def skips(self, p):
+        return self.gone[p] or not self.owned(p, UNUSED)

@@ -134,7 +134,7 @@ def _legal(rng, g):
     if g.ABILITIES == "set_item" and rng.random() < 0.08:
         p = rng.randrange(g.n)
         av = g.available_items(p)
-        if av:
+        if av and p not in g.swapped:  # once per player at each round's end
             return {"ev": "item", "player": p, "card": rng.choice(av)}
     p, cands = g.expects()
     if p is None or not cands:

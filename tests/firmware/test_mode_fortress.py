@@ -48,6 +48,38 @@ class Setup(unittest.TestCase):
         self.assertEqual(roles[5], [1, "defence"])
         self.assertEqual(gm.g.view()["zones"][15]["role"], "attack")
 
+    def test_the_sheets_set_seven_cards_and_three_attributes(self):
+        """"每位玩家准备7张对战卡（包括所有爆丸卡）、4张基地卡、3个不同属性的
+        爆丸": 7 cards and 3 Bakugan of different attributes per player by
+        default; the header's kit changes a count for other sets."""
+        attrs = ("pyrus", "aquos", "haos")
+
+        def h(cards0=DAN, attrs0=attrs, kit=None):
+            hd = header("fortress", [player(0, g=(300, 250, 200), attrs=attrs0, cards=cards0),
+                                     player(1, g=(300, 250, 200), attrs=attrs, cards=RUNO)], sheet_kit=True)
+            if kit is not None:
+                hd["kit"] = kit
+            return hd
+        referee.new_game(h())
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(h(cards0=DAN[:4]))
+        self.assertEqual(str(cm.exception), "players[0].gates: mode fortress needs 7 cards per player, got 4 "
+                                            "(the sheet: 7张对战卡; header.kit.cards changes the count)")
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(h(attrs0=("pyrus", "pyrus", "haos")))
+        self.assertIn("players[0].bakugan: mode fortress needs 3 different attributes per player, got 2",
+                      str(cm.exception))
+        self.assertIn("3个不同属性的爆丸", str(cm.exception))
+        referee.new_game(h(attrs0=("pyrus",) * 3, kit={"attributes": 1}))
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(h(kit={"cards": 6}))
+        self.assertIn("players[0].gates: mode fortress needs 6 cards per player, got 7 (header.kit.cards)",
+                      str(cm.exception))
+        for bad, field in (({"card": 7}, "header.kit.card"), ({"cards": -1}, "header.kit.cards"), ([], "header.kit")):
+            with self.assertRaises(referee.SetupError) as cm:
+                referee.new_game(h(kit=bad))
+            self.assertTrue(str(cm.exception).startswith(field + ":"), str(cm.exception))
+
     def test_header_checks(self):
         with self.assertRaises(referee.SetupError) as cm:
             referee.new_game(hdr(cards0=DAN[:3]))

@@ -27,7 +27,7 @@ def started(**kw):
 
 
 class Setup(unittest.TestCase):
-    def test_cards_in_ones_row_then_one_bakugan_on_each(self):
+    def test_cards_in_ones_row_then_the_bakugan_on_them(self):
         gm = Game(hdr())
         self.assertFalse(gm.gate(0, "c00", 0))
         self.assertIn("zone 12 or 13 or 14 or 15", gm.reason())
@@ -37,7 +37,6 @@ class Setup(unittest.TestCase):
         self.assertFalse(gm.land("b00", 0))   # not his card
         self.assertIn("own cards", gm.reason())
         self.assertTrue(gm.land("b00", 12))
-        self.assertFalse(gm.land("b01", 12))  # one per card
         self.assertFalse(gm.land("b00", 13))  # placed once, never changed
         self.assertIn("already placed", gm.reason())
         gm.gate(1, "c11", 1)
@@ -49,12 +48,54 @@ class Setup(unittest.TestCase):
         self.assertEqual(gm.last("turn"), {"player": 0})
         self.assertEqual(gm.g.expects(), (0, ["b00", "b01"]))
 
-    def test_one_bakugan_per_card_in_the_header(self):
+    def test_bakugan_on_the_cards_as_the_player_likes(self):
+        """"在4张卡片中可随玩家自己喜好放置爆丸，一旦放置就不能更改": several
+        Bakugan on one card, a card without any; the defender picks which
+        fights (the default: the one placed first)."""
+        gm = Game(hdr())
+        gm.gate(0, "c00", 12)
+        gm.gate(0, "c01", 13)
+        gm.gate(1, "c10", 0)
+        gm.gate(1, "c11", 1)
+        self.assertTrue(gm.land("b00", 12))
+        self.assertTrue(gm.land("b01", 12))   # a second one on the same card
+        self.assertEqual(gm.g.stand[12], ["b00", "b01"])
+        self.assertFalse(gm.land("b01", 13))  # never changed
+        gm.land("b10", 0)
+        gm.land("b11", 0)
+        self.assertEqual(gm.last("turn"), {"player": 0})
+        self.assertTrue(gm.land("b00", 0))     # Dan 300 from c00 (+100) on c10 (+50)
+        self.assertEqual(gm.last("pick"), {"player": 1, "zone": 0, "options": ["b10", "b11"], "for": "fight"})
+        self.assertTrue(gm.pick(1, "b11"))
+        gm.resolve()
+        b = gm.last("battle")
+        self.assertEqual((b["attacker"], b["defender"], b["winner"]), ("b00", "b11", "b00"))
+        self.assertEqual(gm.g.loc["b10"], 0)    # still on its position, its card taken
+        self.assertNotIn(0, gm.g.field)
+        self.assertIn(0, gm.g.active)
+        self.assertEqual(gm.g.loc["b01"], 12)   # likewise, its card out of play
+        self.assertIn("c00", gm.g.void_c)
+        self.assertEqual(gm.g.expects()[1], ["b10"])
+        self.assertTrue(gm.land("b10", 12))     # guarded, no card on either side: G only
+        gm.resolve()
+        b = gm.last("battle")
+        self.assertEqual(b["parts"], {"b10": [280, 0, 0], "b01": [250, 0, 0]})
+
+    def test_the_sheets_four_cards_and_four_bakugan(self):
+        """"每位玩家必须准备4张基础卡、爆丸4个": the default kit; the header's kit
+        changes the counts."""
+        four = [(0, 0)] * 4
+        ok = header("longhu", [player(0, g=(1, 2, 3, 4), cards=four), player(1, g=(1, 2, 3, 4), cards=four)],
+                    sheet_kit=True)
+        referee.new_game(ok)
         with self.assertRaises(referee.SetupError) as cm:
-            referee.new_game(hdr(g1=(280, 260, 240)))
-        self.assertIn("players[1].bakugan", str(cm.exception))
+            referee.new_game(header("longhu", [player(0, g=(1, 2, 3), cards=four), player(1, g=(1, 2, 3, 4), cards=four)],
+                                    sheet_kit=True))
+        self.assertIn("players[0].bakugan", str(cm.exception))
+        self.assertIn("爆丸4个", str(cm.exception))
+        referee.new_game(hdr(g1=(280, 260, 240)))  # kit 0: any number
         with self.assertRaises(referee.SetupError):
-            referee.new_game(hdr(g0=(1, 2, 3, 4, 5), cards0=[(0, 0)] * 5))
+            referee.new_game(hdr(g0=(1, 2, 3, 4, 5), cards0=[(0, 0)] * 5))  # the row holds 4
 
 
 class Attack(unittest.TestCase):
@@ -147,6 +188,29 @@ class Support(unittest.TestCase):
         with self.assertRaises(referee.SetupError) as cm:
             referee.new_game(h)
         self.assertIn("at most 2", str(cm.exception))
+
+
+    def test_support_variant_voids_only_the_winners_card(self):
+        """"战斗过的胜方卡片也作废": the winner's card is out of play, the
+        winner's Bakugan is not; it goes back to its own position."""
+        gm = started(mode="longhu_support", abil=self.abil())
+        gm.land("b00", 0)     # Dan 300 + 150 vs 280 + 150
+        gm.resolve()
+        self.assertEqual(gm.last("battle")["winner"], "b00")
+        self.assertEqual(gm.g.seized[0], ["b10"])
+        self.assertEqual(gm.g.captured[0], ["c10"])
+        self.assertIn("c00", gm.g.void_c)
+        self.assertNotIn("b00", gm.g.void_b)
+        self.assertEqual(gm.g.loc["b00"], 12)
+        self.assertEqual(gm.last("move"), {"bakugan": "b00", "from": 0, "to": 12})
+        self.assertEqual(gm.g.view()["put_back"], [["b00", 12]])
+        n = len(gm.out)
+        self.assertTrue(gm.land("b00", 12))   # put back by hand: silent
+        self.assertEqual(len(gm.out), n)
+        gm2 = started()                       # the base game: both out
+        gm2.land("b00", 0)
+        gm2.resolve()
+        self.assertIn("b00", gm2.g.void_b)
 
 
 if __name__ == "__main__":

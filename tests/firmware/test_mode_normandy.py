@@ -55,5 +55,33 @@ class Items(unittest.TestCase):
         self.assertIn("already used the command fire", gm.reason())
 
 
+class TieBreak(unittest.TestCase):
+    def test_pieces_left_separate_a_tied_score(self):
+        """"如果最终分数出现同分则核算自己剩下的爆丸和卡片，多的一方胜", which
+        can decide only because "在4张卡片中可随玩家自己喜好放置爆丸": Dan puts
+        both Bakugan on one card and keeps a card unguarded."""
+        h = header("normandy", [player(0, g=(300, 250), cards=[(0, 0), (0, 0)]),
+                                player(1, g=(250, 250), cards=[(0, 0), (0, 0)])])
+        gm = Game(h)
+        gm.gate(0, "c00", 12)
+        gm.gate(0, "c01", 13)
+        gm.gate(1, "c10", 0)
+        gm.gate(1, "c11", 1)
+        gm.land("b00", 12)
+        gm.land("b01", 12)
+        gm.land("b10", 0)
+        gm.land("b11", 1)
+        gm.land("b00", 1)     # 300 v 250: Dan seizes b11 and takes c11; b00 and c00 out
+        gm.resolve()
+        self.assertIsNone(gm.g.winner)
+        gm.land("b10", 12)    # 250 v 250 on the position of c00: the attacker wins
+        gm.resolve()
+        sc = gm.last("score")
+        self.assertEqual(sc["scores"], [250, 250])
+        self.assertEqual(sc["left"], [1, 0])    # Dan's unguarded c01 is left
+        self.assertEqual(sc["reason"], "Dan has no Bakugan left")
+        self.assertEqual(gm.last("win"), {"player": 0})
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -37,6 +37,43 @@ class Setup(unittest.TestCase):
         gm.gate(0, "plain", 15)
         self.assertEqual(gm.last("turn"), {"player": 0})
 
+    def test_the_sheets_six_cards_and_six_bakugan(self):
+        """"游戏人数：不限 … 准备6张基地卡，爆丸6个": 6 cards in all (here
+        shared out between the players) and 6 Bakugan each player shoots; any
+        number of players, up to the mode's 6."""
+        six = (300,) * 6
+
+        def h(n=2, g=six, cards=((0, 1),) * 3, kit=None):
+            ps = [player(i, g=g, cards=list(cards), name="P%d" % i) for i in range(n)]
+            hd = header("snooker", ps, sheet_kit=True)
+            if kit is not None:
+                hd["kit"] = kit
+            return hd
+        referee.new_game(h())
+        referee.new_game(h(n=6, cards=((0, 1),)))
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(h(n=3))
+        self.assertEqual(str(cm.exception), "header.players: mode snooker needs 6 cards in all, got 9 "
+                                            "(the sheet: 准备6张基地卡; header.kit.cards changes the count)")
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(h(g=(300,) * 3))
+        self.assertIn("players[0].bakugan: mode snooker needs 6 bakugan per player, got 3", str(cm.exception))
+        referee.new_game(h(n=3, g=(300,) * 3, kit={"cards": 9, "bakugan": 3}))
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(h(n=7, cards=((0, 1),), kit={"cards": 0}))
+        self.assertIn("1 to 6 players", str(cm.exception))
+
+    def test_the_end_line_says_the_scoring_is_the_projects(self):
+        """The sheet says only "最分数高的获胜" (the highest score wins): how a
+        shot scores and the tie-break are the project's, and the end says so."""
+        gm = started(n=1, shots=1)
+        gm.miss("b00")
+        end = gm.finish()
+        self.assertIn("the project's own", end["note"])
+        from referee.events import encode_text
+        line = encode_text(gm.out[-1], gm.g)
+        self.assertIn("winner: Dan (scoring and tie-break are the project's own", line)
+
     def test_header_checks(self):
         with self.assertRaises(referee.SetupError) as cm:
             referee.new_game(hdr(shots=0))

@@ -3,6 +3,7 @@ player sets one item card in their area; in a battle both may play their set
 item, the attacker choosing first; the winner takes the loser's set item
 (scored) and loses their own; both set a new one. Rules and decisions:
 docs/modes/beach2.md."""
+from referee.engine import SETUP
 from referee.errors import Reject
 from referee.modes import beach
 
@@ -11,9 +12,10 @@ class Game(beach.Game):
     MODE = "beach2"
     ABILITIES = "set_item"
     MAX_ABILITIES = 3
-    STATE = beach.Game.STATE + ("set_item",)
+    STATE = beach.Game.STATE + ("set_item", "swapped")
 
     def init_state(self):
+        self.swapped = []  # players who swapped their item since the round ended
         self.set_item = [None] * self.n
         for p in range(self.n):
             av = self.available_items(p)
@@ -41,8 +43,20 @@ class Game(beach.Game):
             raise Reject("item %s is already set" % card)
         if self.item_gone(p, card):
             raise Reject("item %s is out of %s's hand" % (card, self.names[p]))
+        # "每回合结束，玩家可以…选择道具卡替换": once per player when a round
+        # is over (the throw, its battle and refill done), or at set-up
+        if self.phase != SETUP:
+            if self.refills:
+                raise Reject("items are swapped at the end of a round: %s must refill zone %d first" % (
+                    self.names[self.refills[0][0]], self.refills[0][1]))
+            if p in self.swapped:
+                raise Reject("%s has already swapped an item at the end of this round" % self.names[p])
+            self.swapped.append(p)
         self.set_item[p] = card
         self.emit("item", t, (("player", p), ("card", card)))
+
+    def new_turn(self, t):
+        self.swapped = []
 
     def on_pass(self, ev, t):
         p = self._player(ev)

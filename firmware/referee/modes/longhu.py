@@ -1,7 +1,8 @@
-"""龙争虎斗 (rule sheet 000): each player lays 4 cards in a row and
-pre-places a Bakugan on each; a Bakugan thrown from its card at a guarded
-card of the other side battles with both cards' values. longhu_support and
-normandy build on this module. Rules and decisions: docs/modes/longhu.md."""
+"""龙争虎斗 (rule sheet 000): each player lays 4 cards in a row and puts
+their Bakugan on them "as the player likes" (several on one card allowed);
+a Bakugan thrown from its card at a guarded card of the other side battles
+with both cards' values. longhu_support and normandy build on this module.
+Rules and decisions: docs/modes/longhu.md."""
 from referee.errors import Reject, SetupError
 from referee.modes.variant import Variant
 
@@ -19,13 +20,12 @@ class Game(Variant):
     def check_header(self, header):
         players = header["players"]
         for i in range(self.n):
-            nb = len(players[i]["bakugan"])
             ng = len(players[i]["gates"])
-            if ng < 1 or ng > len(ROWS[i]):
-                raise SetupError("players[%d].gates: %s needs 1 to %d cards per player, got %d" % (
+            if ng > len(ROWS[i]):
+                raise SetupError("players[%d].gates: %s lays at most %d cards per player in the row, got %d" % (
                     i, self.MODE, len(ROWS[i]), ng))
-            if nb != ng:
-                raise SetupError("players[%d].bakugan: one Bakugan per card: %d cards but %d Bakugan" % (i, ng, nb))
+            if ng < 1:
+                raise SetupError("players[%d].gates: %s needs at least one card per player" % (i, self.MODE))
 
     def init_state(self):
         self.home = {}  # Bakugan -> the zone of its own card
@@ -56,8 +56,7 @@ class Game(Variant):
         g = self.field.get(z)
         if g is None or self.gate_owner[g] != p:
             raise Reject("%s goes on one of %s's own cards, not zone %d" % (b, self.names[p], z))
-        if self.stand.get(z):
-            raise Reject("zone %d already holds %s" % (z, self.stand[z][0]))
+        # "在4张卡片中可随玩家自己喜好放置爆丸": several on one card allowed
         self.put(b, z)
         self.home[b] = z
         self.emit("stand", t, (("player", p), ("bakugan", b), ("zone", z)))
@@ -77,8 +76,10 @@ class Game(Variant):
             raise Reject("%s is out of play" % b)
 
     def targets(self, b):
+        # the opponent's guarded positions (a card taken from under a
+        # Bakugan leaves its position guarded: docs/modes/longhu.md)
         o = 1 - self.bak_owner[b]
-        return [z for z in ROWS[o] if z in self.field and self.own_on(o, z)]
+        return [z for z in ROWS[o] if self.own_on(o, z)]
 
     def target_problem(self, b, z):
         if z not in self.targets(b):
@@ -101,7 +102,7 @@ class Game(Variant):
     def battle_cards(self, b, z, att):
         # Both fighters count both cards: the one under the defender (the
         # battle zone) and the attacker's own card it was thrown from.
-        cards = [self.field[z]]
+        cards = [self.field[z]] if z in self.field else []
         h = self.home[att]
         if h in self.field:
             cards.append(self.field[h])
@@ -116,14 +117,26 @@ class Game(Variant):
         else:
             lz, wz = z, h
         self.seize(pw, lose, t)
-        self.take_card(pw, lz, "battle", t)
+        if lz in self.field:
+            self.take_card(pw, lz, "battle", t)
+        self.winner_done(win, wz, t)
+        if wz in self.field:
+            self.void_card(wz, "the winner's card", t)
+        for x in (z, h):
+            if not self.stand.get(x):
+                self.deactivate(x)
+
+    def winner_done(self, win, wz, t):
+        """"战斗过的胜方爆丸及卡片作废": the winner's Bakugan is out of play
+        (longhu_support keeps it)."""
         self.retire(win, "won a battle", t)
-        self.void_card(wz, "the winner's card", t)
-        self.deactivate(z)
-        self.deactivate(h)
 
     def check_end(self, t):
+        # normandy's "当一方先输完爆丸或游戏卡，该局游戏结束"
         for p in range(self.n):
             if not self.standing(p):
                 self.final(t, "%s has no Bakugan left" % self.names[p])
+                return
+            if not [z for z in ROWS[p] if z in self.field]:
+                self.final(t, "%s has no card left" % self.names[p])
                 return

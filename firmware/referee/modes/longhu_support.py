@@ -8,3 +8,13 @@ class Game(longhu.Game):
     MODE = "longhu_support"
     ABILITIES = "support"
     MAX_ABILITIES = 2
+
+    def winner_done(self, win, wz, t):
+        """"战斗过的胜方卡片也作废": only the winner's card is out of play;
+        the winner goes back to its own position (put there by hand)."""
+        z = self.loc[win]
+        if z != wz:
+            self.lift(win)
+            self.put(win, wz)
+            self.expect_back(win)
+            self.emit("move", t, (("bakugan", win), ("from", z), ("to", wz)))

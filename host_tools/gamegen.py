@@ -42,11 +42,21 @@ def random_header(rng, n_bakugan=3, n_gates=3, target=3, mode="official"):
             "target": target, "players": players}
 
 
+def placeable(g):
+    """Free zones where a gate may go: any on an empty field, else only
+    those touching a card already down (sheet 004, checked by the referee)."""
+    from referee.engine import touching
+    free = [z for z in range(ZONES) if z not in g.field]
+    if g.field:
+        free = [z for z in free if [f for f in g.field if touching(z, f)]]
+    return free
+
+
 def _legal(rng, g):
     from referee.engine import OVER, REFILL, SETUP, UNUSED
     if g.phase in (SETUP, REFILL):
         p = rng.choice([i for i in range(g.n) if g.owe[i] > 0])
-        free = [z for z in range(ZONES) if z not in g.field]
+        free = placeable(g)
         return {"ev": "gate", "player": p, "gate": rng.choice(g.gates_in_hand(p)), "zone": rng.choice(free)}
     if g.battle is not None:
         r = rng.random()
@@ -69,8 +79,8 @@ def _legal(rng, g):
     if g.phase == OVER or p is None:
         return {"ev": "resolve"}
     if (g.battle is None and g.choice is None and g.placed == 0 and g.gates_in_hand(p)
-            and rng.random() < 0.3 and len(g.field) < ZONES):
-        free = [z for z in range(ZONES) if z not in g.field]
+            and rng.random() < 0.3 and placeable(g)):
+        free = placeable(g)
         return {"ev": "gate", "player": p, "gate": rng.choice(g.gates_in_hand(p)), "zone": rng.choice(free)}
     if g.battle is None and g.choice is None and g.all_standing(p):
         if not g.opponents_on_field(p) and rng.random() < 0.5:

@@ -9,7 +9,7 @@ from host_tools import gamegen_official, mpscripts
 from host_tools.commands.replay import replay_events
 from mptools import FIRMWARE, micropython
 
-N_GAMES = 32
+N_GAMES = 40  # official+x: enough short games for 10+ gear events
 MODES = sorted(gamegen_official.SPECS)
 
 

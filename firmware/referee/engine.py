@@ -37,6 +37,18 @@ OVER = const(3)
 
 INPUTS = ("gate", "land", "miss", "ability", "resolve", "choose", "reveal")
 
+# The zone grid of the reference mat (boards/mats/reference.json): zones
+# numbered row by row, COLS to a row, as the modes' fixed layouts assume
+# (tests/host/test_referee_grid.py checks it against the mat file).
+COLS = const(4)
+
+
+def touching(a, b):
+    """Zones a and b touch side to side or corner to corner."""
+    dr = a // COLS - b // COLS
+    dc = a % COLS - b % COLS
+    return a != b and -1 <= dr <= 1 and -1 <= dc <= 1
+
 
 class Engine:
     MODE = "official"
@@ -326,8 +338,16 @@ class Engine:
             self.emit("turn", t, (("player", self.turn),))
 
     def check_gate_zone(self, p, z):
-        """Modes restrict where gates go (fixed layouts); official: anywhere."""
-        pass
+        """Sheet 004: "Карту можно положить в любое место на поле, так, чтобы
+        она касалась уже лежащих карт либо стороной к стороне, либо углом к
+        углу": a gate touches a card already down (any zone on an empty field)."""
+        if not self.field:
+            return
+        for f in self.field:
+            if touching(z, f):
+                return
+        raise Reject("zone %d touches no card on the field (a gate goes side to side or corner to corner "
+                     "with one already down)" % z)
 
     def _ready_to_throw(self, p):
         if self.phase == SETUP or self.phase == REFILL:

@@ -58,11 +58,12 @@ class Opening(unittest.TestCase):
         gm = Game(big())
         self.assertTrue(gm.gate(1, "g10", 2))
         self.assertTrue(gm.gate(1, "g11", 3))
-        self.assertFalse(gm.gate(1, "g12", 4))  # a third one is not an opening gate
-        self.assertTrue(gm.gate(0, "g00", 0))
-        self.assertFalse(gm.land("b00", 0))
+        self.assertFalse(gm.gate(1, "g12", 7))  # a third one is not an opening gate
+        self.assertIn("already placed", gm.reason())
+        self.assertTrue(gm.gate(0, "g00", 1))
+        self.assertFalse(gm.land("b00", 1))
         self.assertIn("set-up", gm.reason())
-        self.assertTrue(gm.gate(0, "g01", 1))
+        self.assertTrue(gm.gate(0, "g01", 0))
         self.assertEqual(gm.last("turn")["player"], 0)
         self.assertTrue(gm.land("b00", 0))
 

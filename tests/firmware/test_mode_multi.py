@@ -168,7 +168,7 @@ class WinAndRefill(unittest.TestCase):
         self.assertEqual(gm.last("gates_needed")["players"], [1, 2])  # Dan has no gate left
         self.assertFalse(gm.gate(0, "g00", 3))
         self.assertTrue(gm.gate(2, "g21", 3))
-        self.assertTrue(gm.gate(1, "g11", 4))
+        self.assertTrue(gm.gate(1, "g11", 7))  # touching g21
 
 
 if __name__ == "__main__":

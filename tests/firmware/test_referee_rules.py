@@ -136,6 +136,50 @@ class Rule3Gates(unittest.TestCase):
         self.assertTrue(gm.land("saurus", 5))
 
 
+class Rule3GatePlacement(unittest.TestCase):
+    """Sheet 004: "Карту можно положить в любое место на поле, так, чтобы она
+    касалась уже лежащих карт либо стороной к стороне, либо углом к углу"
+    (a card may go anywhere on the field so that it touches the cards
+    already down, side to side or corner to corner): checked on the
+    reference mat's 4 x 4 zone grid."""
+
+    def test_a_gate_touches_a_card_already_down(self):
+        gm = Game()
+        gm.setup()  # d1 on 1, r1 on 2
+        before = gm.state()
+        self.assertFalse(gm.gate(0, "d2", 8))
+        self.assertEqual(gm.reason(), "zone 8 touches no card on the field (a gate goes side to side "
+                                      "or corner to corner with one already down)")
+        self.assertEqual(gm.state(), before)
+        self.assertTrue(gm.gate(0, "d2", 3))    # side to side with r1 on 2
+
+    def test_side_and_corner_touch_a_far_zone_does_not(self):
+        from referee.engine import touching
+        self.assertTrue(touching(5, 6) and touching(5, 9) and touching(5, 10) and touching(6, 9))
+        self.assertFalse(touching(5, 7) or touching(5, 13) or touching(3, 4) or touching(5, 5))
+        gm = Game()
+        self.assertTrue(gm.gate(0, "d1", 0))     # the first card: anywhere
+        self.assertFalse(gm.gate(1, "r1", 15))   # the second opening card must touch it
+        self.assertIn("zone 15 touches no card", gm.reason())
+        self.assertFalse(gm.gate(1, "r1", 3))    # same row, not beside
+        self.assertTrue(gm.gate(1, "r1", 5))     # corner to corner
+        self.assertTrue(gm.gate(0, "d2", 6))     # side to side with r1
+        gm.miss("drago")
+        self.assertFalse(gm.gate(1, "r2", 12))
+        self.assertTrue(gm.gate(1, "r2", 11))    # corner to corner with d2
+
+    def test_an_empty_field_takes_a_gate_anywhere(self):
+        gm = Game(header(gates0=[{"id": "d1"}, {"id": "d2"}], gates1=[{"id": "r1"}]))
+        gm.setup()
+        gm.land("drago", 1)
+        gm.land("tigrerra", 2)
+        gm.land("serpenoid", 1)
+        gm.choose(0, "take")
+        gm.land("falconeer", 2)  # the field is empty now
+        self.assertEqual(gm.last("gates_needed")["players"], [0])
+        self.assertTrue(gm.gate(0, "d2", 15))
+
+
 class Rule4Throws(unittest.TestCase):
     def test_wrong_player_and_used_bakugan_rejected(self):
         gm = Game()

@@ -454,24 +454,31 @@ def game_zhulu():
     t.throw("mantris", 10)
     t.resolve()                            # 330 v 370 + 20
     t.gate(3, "s2", 10)
-    t.throw("saurus", 5)                   # Dan's last Bakugan: he leaves
+    t.throw("saurus", 5)                   # Dan's last Bakugan stands: he stays, skipped
     t.throw("gargonoid", 5)
-    t.resolve()                            # 360 v 350: a player who left still fights
-    t.gate(1, "r3", 5)                     # Runo's last card: he leaves
-    t.throw("juggernoid", 5)               # Marucho's last Bakugan: only Shun is left, scores
+    t.resolve()                            # 360 v 350: Dan has lost all his Bakugan, leaves
+    t.gate(1, "r3", 5)                     # Runo refills, then leaves too
+    t.throw("juggernoid", 5)               # Marucho's last Bakugan stands
+    t.throw("stinglash", 5)
+    t.resolve()                            # 390 v 350: Marucho has lost all, Shun alone is left
     return t
 
 
 def test_zhulu(board):
     p = play(board, "zhulu", game_zhulu())
     assert [e["player"] for e in p.all("turn")][:4] == [0, 1, 2, 3]
-    assert [x["winner"] for x in p.all("battle")] == ["drago", "skyress", "limulus", "falconeer", "saurus"]
+    assert [x["winner"] for x in p.all("battle")] == ["drago", "skyress", "limulus", "falconeer", "saurus",
+                                                      "juggernoid"]
     assert p.first("seize", bakugan="tigrerra")["player"] == 0
     assert p.first("void", id="drago")["reason"] == "won a battle"
-    assert [(e["player"], e["zone"]) for e in p.all("refill")] == [(1, 6), (2, 5), (0, 9), (3, 10), (1, 5)]
-    assert [e["player"] for e in p.all("leave")] == [0, 1, 2]
+    assert [(e["player"], e["zone"]) for e in p.all("refill")] == [(1, 6), (2, 5), (0, 9), (3, 10), (1, 5), (3, 5)]
+    # a player leaves only when all their Bakugan are lost, not when the last
+    # one stands on a card ("玩家输完爆丸或卡片则要退场")
+    assert [(e["player"], e["reason"]) for e in p.all("leave")] == [(0, "lost all their Bakugan"),
+                                                                   (1, "lost all their Bakugan"),
+                                                                   (2, "lost all their Bakugan")]
     # Dan left first but scores most: tigrerra 440 + r1 30 + gargonoid 350 + m2 20
-    assert p.first("score")["scores"] == [840, 360, 370, 470]
+    assert p.first("score")["scores"] == [840, 360, 730, 470]
     assert p.first("win")["player"] == 0
 
 
@@ -493,7 +500,9 @@ def game_shenghui():
     t.throw("gargonoid", 6)                # 350 v 340 on Runo's own card: out of play
     t.resolve()
     t.gate(0, "d2", 6)
-    t.throw("saurus", 5)                   # Dan's last Bakugan: he leaves, the game ends
+    t.throw("saurus", 5)                   # Dan's last Bakugan stands: he stays
+    t.throw("falconeer", 5)                # 370 v 360: Runo has lost all his Bakugan, and
+    t.resolve()                            # Dan is the only one left: the game ends
     return t
 
 
@@ -504,10 +513,10 @@ def test_shenghui(board):
     assert b[0]["power"] == {"drago": 550, "tigrerra": 520} and b[0]["winner"] == "drago"
     assert p.first("capture", gate="r1")["player"] == 0           # the loser's card goes to the winner
     assert p.first("void", id="r2")["what"] == "card"             # the winner's own card is out of play
-    assert [(e["player"], e["zone"]) for e in p.all("refill")] == [(1, 6), (0, 6)]
-    assert p.first("leave")["player"] == 0
-    assert p.first("score")["scores"] == [440 + 30, 340]
-    assert p.first("win")["player"] == 0
+    assert [(e["player"], e["zone"]) for e in p.all("refill")] == [(1, 6), (0, 6), (0, 5)]
+    assert [(e["player"], e["reason"]) for e in p.all("leave")] == [(1, "lost all their Bakugan")]
+    assert p.first("score")["scores"] == [440 + 30, 340 + 360 + 40]
+    assert p.first("win")["player"] == 1
 
 
 def game_zhanguo():
@@ -527,7 +536,9 @@ def game_zhanguo():
     t.ability(1, "runo-item")              # haos tigrerra, drago 470
     t.resolve()                            # 540 v 470
     t.gate(0, "d2", 5)
-    t.throw("saurus", 6)                   # Dan's last Bakugan: he leaves, the game ends
+    t.throw("saurus", 6)                   # Dan's last Bakugan stands: he stays
+    t.throw("gargonoid", 6)                # 350 v 360: Dan has lost all his Bakugan, and
+    t.resolve()                            # Runo, who owes the refill, is the only one left
     return t
 
 
@@ -535,15 +546,15 @@ def test_zhanguo(board):
     p = play(board, "zhanguo", game_zhanguo())
     assert "pyrus" in p.first("reject", input="ability")["reason"]
     b = p.all("battle")
-    assert [x["winner"] for x in b] == ["serpenoid", "tigrerra"]
+    assert [x["winner"] for x in b] == ["serpenoid", "tigrerra", "saurus"]
     assert b[1]["power"] == {"drago": 470, "tigrerra": 540}       # both items: drago +120 -100
-    assert p.first("leave")["player"] == 0
-    assert p.first("score")["scores"] == [370 + 30, 450 + 40]
-    assert p.first("win")["player"] == 1
+    assert [(e["player"], e["reason"]) for e in p.all("leave")] == [(0, "lost all their Bakugan")]
+    assert p.first("score")["scores"] == [370 + 30 + 350 + 20, 450 + 40]
+    assert p.first("win")["player"] == 0
 
 
 # Three Bakugan and cards for Dan, two for Runo (the sheet: four each; the
-# referee takes 1 to 4): every battle takes one of each side, and the mat
+# header's kit lifts the count): every battle takes one of each side, and the mat
 # tells six magnets apart for sure only when the Bakugan that share a card
 # can get the same polarity with no two alike (tests/vbtable.py); three
 # pairs would need four of one polarity.
@@ -607,6 +618,11 @@ def test_longhu_support(board):
     assert b[0]["power"] == {"drago": 600, "tigrerra": 550}
     assert b[1]["power"] == {"falconeer": 320, "serpenoid": 340}
     assert p.first("capture", gate="r2")["player"] == 0           # the attacker lost: its own card goes
+    # "战斗过的胜方卡片也作废": the winner's card is out of play, the winner
+    # goes back to its position (put there by hand) and stays in play
+    assert p.first("void", id="d1")["reason"] == "the winner's card"
+    assert p.first("move", bakugan="drago", to=12)["from"] == 0
+    assert not [e for e in p.all("void") if e["what"] == "bakugan"]
     assert p.first("score")["scores"] == [440 + 40 + 370 + 30, 0]
     assert p.first("win")["player"] == 0
 
@@ -752,32 +768,37 @@ def game_baolie():
     t.gate(2, "m1", 9)
     t.gate(3, "s1", 5)
     t.throw("tigrerra", 9)                 # Runo first, then clockwise
-    t.throw("preyas", 6)                   # Marucho's only Bakugan: he leaves
+    t.throw("preyas", 6)                   # Marucho's only Bakugan stands: he stays, skipped
     t.throw("skyress", 5)                  # so does Shun
     t.throw("drago", 9)                    # 450 v 440 + 50 with the quadrant's card m1
     t.resolve()                            # the winner stays and takes drago and m1
     t.gate(0, "d2", 9)                     # the loser refills the quadrant
     t.throw("falconeer", 9)                # two of Runo's: he takes d2
     t.gate(1, "r2", 9)
-    t.throw("serpenoid", 6)                # 340 + 20 v 430 + 0
-    t.resolve()                            # a player who left still fights and wins
-    t.gate(0, "d3", 6)                     # Dan refills; his hand is empty: only Runo is left
+    t.throw("serpenoid", 6)                # 340 v 430
+    t.resolve()
+    t.gate(0, "d3", 6)                     # Dan refills, then leaves: he has lost all his Bakugan
+    t.throw("falconeer", 5)                # Runo 370 v Shun's skyress 440
+    t.resolve()
+    t.gate(1, "r3", 5)                     # nobody has a Bakugan in the hand: scored
     return t
 
 
 def test_baolie(board):
     p = play(board, "baolie", game_baolie())
     assert [e["player"] for e in p.all("turn")][:4] == [1, 2, 3, 0]
-    assert [e["player"] for e in p.all("leave")][:2] == [2, 3]
+    # standing on a card is not losing it (borrowed from zhulu: "玩家输完爆丸或卡片则要退场")
+    assert [(e["player"], e["reason"]) for e in p.all("leave")] == [(0, "lost all their Bakugan")]
     b = p.all("battle")
-    assert [x["winner"] for x in b] == ["tigrerra", "preyas"]
+    assert [x["winner"] for x in b] == ["tigrerra", "preyas", "skyress"]
     assert b[0]["power"] == {"drago": 450, "tigrerra": 490}
     assert p.first("capture", reason="double")["gate"] == "d2"
     assert p.first("pick")["options"] == ["tigrerra", "falconeer"]
     assert p.first("back")["bakugan"] == "falconeer"              # by default the one already there stays
     assert p.first("seize", bakugan="serpenoid")["player"] == 2
     score = p.first("score")
-    assert score["scores"] == [0, 450 + 40 + 20, 340 + 10, 0]
+    assert score["reason"] == "no Bakugan left in any hand"
+    assert score["scores"] == [0, 450 + 40 + 20, 340 + 10, 370 + 30]
     assert p.first("win")["player"] == 1
 
 

@@ -37,6 +37,17 @@ class Setup(unittest.TestCase):
             gm.gate(1, "c1%d" % j, 8 + j)
         self.assertEqual(gm.last("turn"), {"player": 0})
 
+    def test_the_sheets_set_twelve_bakugan_and_six_cards(self):
+        """"每位玩家准备3张基地卡、6张基础卡、12个爆丸": the default kit."""
+        six = [(0, 0)] * 6
+        referee.new_game(header("beach", [player(0, g=(1,) * 12, cards=six), player(1, g=(1,) * 12, cards=six)],
+                                sheet_kit=True))
+        with self.assertRaises(referee.SetupError) as cm:
+            referee.new_game(header("beach", [player(0, g=(1,) * 12, cards=six[:5]),
+                                              player(1, g=(1,) * 12, cards=six)], sheet_kit=True))
+        self.assertEqual(str(cm.exception), "players[0].gates: mode beach needs 6 cards per player, got 5 "
+                                            "(the sheet: 6张基础卡; header.kit.cards changes the count)")
+
     def test_three_cards_needed(self):
         with self.assertRaises(referee.SetupError) as cm:
             referee.new_game(hdr(cards1=CARDS[:2]))
@@ -45,6 +56,7 @@ class Setup(unittest.TestCase):
 
 class OneThrowPerBakugan(unittest.TestCase):
     def test_failed_landing_puts_the_bakugan_out_of_play(self):
+        """Borrowed from sheet 2 (抢滩登陆战2): "每个爆丸只有一次射击机会，"上阵失败"的爆丸作废"."""
         gm = started()
         self.assertTrue(gm.land("b00", 0))
         self.assertEqual(gm.g.loc["b00"], OUT)
@@ -64,6 +76,8 @@ class OneThrowPerBakugan(unittest.TestCase):
 
 class Battle(unittest.TestCase):
     def test_winner_takes_bakugan_and_card_its_bakugan_retires_loser_refills(self):
+        """"胜方夺取对方爆丸及战斗过的卡片，负方必须拿出一张卡填补战场"; the winner's
+        Bakugan out of play is borrowed from sheet 2: "同时胜方的爆丸作废"."""
         gm = started()
         gm.land("b00", 5)   # 300 + 50
         gm.land("b10", 5)   # 250 + 50
@@ -78,6 +92,7 @@ class Battle(unittest.TestCase):
         self.assertEqual(gm.last("turn"), {"player": 0})
 
     def test_tie_goes_to_the_attacker(self):
+        """Borrowed from sheet 2: "战斗中出现同分时攻方胜，后登上卡片的一方为攻方"."""
         gm = started(g1=(300, 300, 300, 300))
         gm.land("b00", 4)
         gm.land("b10", 4)
@@ -87,6 +102,8 @@ class Battle(unittest.TestCase):
 
 class TwoOwnBakugan(unittest.TestCase):
     def test_two_own_capture_even_an_own_card(self):
+        """"将直接获得这张基础卡（即使该卡是本方的也计分数），但自己必须拿出一张基础卡
+        补充，而上阵的2个爆丸则作废"."""
         gm = started()
         gm.land("b00", 4)    # Dan's own card c00
         gm.miss("b10")
@@ -101,6 +118,8 @@ class TwoOwnBakugan(unittest.TestCase):
 
 class NoCardsLeft(unittest.TestCase):
     def test_no_refill_and_g_only_battles(self):
+        """Borrowed from sheet 2: "当玩家的基础卡用完后，则无需对战场进行补充，底下无
+        基础卡的战斗则只比拼双方的爆丸G值"."""
         gm = started(cards1=CARDS[:3])
         gm.land("b00", 10)   # Runo's card c11 (+50)
         gm.land("b10", 10)   # 250 + 50 vs 300 + 50: Dan wins
@@ -120,6 +139,8 @@ class NoCardsLeft(unittest.TestCase):
 
 class End(unittest.TestCase):
     def test_ends_when_a_player_has_no_bakugan_left_in_the_hand(self):
+        """Borrowed from sheet 2: "当一方输完手上的爆丸时，该局游戏结束。战场上的爆丸
+        及卡片作废，不计算分数"."""
         gm = started(g0=(300, 300), g1=(250, 250, 250))
         gm.land("b00", 9)    # stands
         gm.land("b10", 4)    # stands

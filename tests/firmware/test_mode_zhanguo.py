@@ -79,5 +79,24 @@ class ItemCard(unittest.TestCase):
         self.assertIn("c00", gm.g.void_c)
 
 
+class Leaving(unittest.TestCase):
+    def test_a_player_leaves_only_when_all_bakugan_are_lost(self):
+        """"玩家输完爆丸或卡片则要退场": Dan's only Bakugan standing on a card is
+        not lost; when it is seized, he leaves."""
+        h = header("zhanguo", [player(0, g=(300,), cards=[(0, 1), (0, 1)]),
+                               player(1, g=(400, 200), cards=[(0, 1), (0, 1)]),
+                               player(2, g=(100, 100), cards=[(0, 1), (0, 1)])])
+        gm = Game(h)
+        gm.gate(0, "c00", 5)
+        gm.gate(1, "c10", 6)
+        gm.gate(2, "c20", 9)
+        gm.land("b00", 5)
+        self.assertIsNone(gm.last("leave"))
+        gm.land("b10", 5)     # 400 v 300
+        gm.resolve()
+        gm.gate(0, "c01", 5)  # Dan refills, then leaves
+        self.assertEqual(gm.last("leave"), {"player": 0, "reason": "lost all their Bakugan"})
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -49,12 +49,6 @@ def _show(v):
     return s if len(s) < 40 else s[:37] + "..."
 
 
-def _sheet(own, words, k):
-    if own:
-        return "header.kit.%s" % k
-    return "the sheet: %s; header.kit.%s changes the count" % (words, k)
-
-
 class Variant(Engine):
     INPUTS = Engine.INPUTS + ("pick", "pass", "item")
     # Inputs addressed to a pending battle (any other resolves it first).
@@ -151,40 +145,32 @@ class Variant(Engine):
             raise SetupError("header.kit: expected an object")
         keys = [k[0] for k in self.KIT]
         for k in kit:
-            v = kit[k]
-            if k not in keys:
-                raise SetupError("header.kit.%s: mode %s has no such count (known: %s)" % (
-                    k, self.MODE, ", ".join(keys) or "none"))
-            if type(v) is not int or v < 0:
-                raise SetupError("header.kit.%s: expected a non-negative integer (0: any), got %s" % (k, _show(v)))
+            if k not in keys or type(kit[k]) is not int or kit[k] < 0:
+                raise SetupError("header.kit.%s: mode %s counts %s, each a non-negative integer (0: any)" % (
+                    k, self.MODE, ", ".join(keys) or "nothing"))
         players = header["players"]
         for (k, sheet, words) in self.KIT:
             want = kit.get(k, sheet)
-            if not want:
-                continue  # the header's 0: any count
-            field = "gates" if k == "cards" else k
-            if k in self.KIT_TOTAL:
-                got = 0
-                for p in players:
-                    got += len(p[field])
-                if got != want:
-                    raise SetupError("header.players: mode %s needs %d %s in all, got %d (%s)" % (
-                        self.MODE, want, k, got, _sheet(k in kit, words, k)))
-                continue
+            total = k in self.KIT_TOTAL
+            got = 0
             for i in range(self.n):
                 if k == "attributes":  # at least `want` different ones
                     seen = []
                     for b in players[i]["bakugan"]:
                         if b["attr"] not in seen:
                             seen.append(b["attr"])
-                    if len(seen) < want:
-                        raise SetupError("players[%d].bakugan: mode %s needs %d different attributes per player, got %d (%s)" % (
-                            i, self.MODE, want, len(seen), _sheet(k in kit, words, k)))
-                    continue
-                got = len(players[i][field])
-                if got != want:
-                    raise SetupError("players[%d].%s: mode %s needs %d %s per player, got %d (%s)" % (
-                        i, field, self.MODE, want, k, got, _sheet(k in kit, words, k)))
+                    got = len(seen)
+                    bad = got < want
+                else:
+                    got = got + len(players[i]["gates" if k == "cards" else k]) if total else \
+                        len(players[i]["gates" if k == "cards" else k])
+                    bad = got != want and (not total or i == self.n - 1)
+                if want and bad:
+                    raise SetupError("%s: mode %s needs %d %s%s, got %d (%s)" % (
+                        "header.players" if total else "players[%d].%s" % (i, "gates" if k == "cards" else "bakugan"),
+                        self.MODE, want, "different attributes" if k == "attributes" else k,
+                        " in all" if total else " per player", got,
+                        "header.kit.%s" % k if k in kit else "the sheet: %s; header.kit.%s changes the count" % (words, k)))
 
     # ------------------------------------------------------------ mode hooks
     def check_header(self, header):

@@ -2,7 +2,9 @@
 
   new     start a game: players and decks from --deck files (one JSON object
           per player: name, bakugan, gates, abilities, as in the event-log
-          header), or the bundled sample decks; --mode, --first, --target
+          header), or the bundled sample decks; --mode, --first, --target,
+          --kit (the variant modes: the set each player brings, where it
+          differs from the rule sheet's, e.g. --kit cards=5,bakugan=3)
   load    start the game described by FILE: a header JSON, an event log or a
           raw log (their first line)
   status  the board's view of the game: the mat, turn, captures (--json)
@@ -31,6 +33,9 @@ def add_arguments(p):
     n.add_argument("--mode", default="official", help="game mode (default official)")
     n.add_argument("--first", type=int, help="index of the player who throws first")
     n.add_argument("--target", type=int, help="gates to capture to win")
+    n.add_argument("--kit", metavar="KEY=N,...",
+                   help="variant modes: the set each player brings when it is not the rule sheet's "
+                        "(bakugan, cards, attributes; 0: any number), e.g. cards=5,bakugan=3")
     ld = sub.add_parser("load", help="start the game described by a header, event log or raw log file")
     ld.add_argument("file")
     st = sub.add_parser("status", help="show the game on the board")
@@ -81,14 +86,31 @@ def build_header(args):
         header["first"] = args.first
     if args.target is not None:
         header["target"] = args.target
+    if getattr(args, "kit", None):
+        header["kit"] = parse_kit(args.kit)
     return header
+
+
+def parse_kit(text):
+    """--kit cards=5,bakugan=3 -> {"cards": 5, "bakugan": 3} (the referee
+    checks the keys and values against the mode)."""
+    kit = {}
+    for item in text.split(","):
+        k, eq, v = item.strip().partition("=")
+        try:
+            kit[k.strip()] = int(v)
+        except ValueError:
+            raise UserError("--kit: expected KEY=N (e.g. cards=5), got %r" % item.strip())
+        if not eq or not k.strip():
+            raise UserError("--kit: expected KEY=N (e.g. cards=5), got %r" % item.strip())
+    return kit
 
 
 def header_from_file(path):
     h = _read_json(path, "game file")
     if type(h) is not dict:
         raise UserError("%s: line 1: expected a JSON object (a game header)" % path)
-    out = dict((k, h[k]) for k in ("mode", "first", "target", "players") if k in h)
+    out = dict((k, h[k]) for k in ("mode", "first", "target", "kit", "players") if k in h)
     if "players" not in out:
         raise UserError("%s: line 1: no 'players' in the header" % path)
     out.setdefault("mode", "official")

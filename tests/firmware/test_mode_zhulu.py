@@ -263,18 +263,20 @@ class Leaving(unittest.TestCase):
 
 class EndAndScore(unittest.TestCase):
     def test_last_player_standing_ends_and_scores(self):
+        """"当只剩一位玩家同时有爆丸和卡片时，该局游戏结束" and "最终分数计算方法：
+        夺取的爆丸G值总和+夺取的卡片HSP值总和=该局分数"."""
         h = header("zhulu", [player(0, g=(300, 100), cards=[(0, 40), (0, 1)]),
                              player(1, g=(200,), cards=[(0, 30), (0, 1)])])
         gm = Game(h)
         gm.gate(0, "c00", 5)
         gm.gate(1, "c10", 6)
         gm.land("b00", 6)
-        # Runo throws his only Bakugan: he leaves, Dan alone -> scored
+        # Runo throws his only Bakugan at Dan's: a battle, nobody leaves yet
         gm.land("b10", 6)
         self.assertIsNotNone(gm.g.battle)
         self.assertIsNone(gm.last("leave"))
         gm.resolve()
-        # Runo has no Bakugan in the hand, but owes a refill: he places it,
+        # Runo has lost his only Bakugan, but owes a refill: he places it,
         # then leaves
         self.assertIsNone(gm.last("leave"))
         self.assertFalse(gm.land("b01", 5))

@@ -302,8 +302,13 @@ class Pipeline:
         self.last_decision = None  # (zone, level, std error, frames averaged) of the last landing
         self.waits = {}          # why decisions waited: reason -> count (diagnostics)
         self.on_wait = None      # ... and each wait, to a replay that explains them (bakumat replay --why)
+        # on_named(zone id, bakugan, posterior): each time the mat names a
+        # landing (its decision, or named again from the refined level):
+        # how sure it was (the benchmark's reliability table)
+        self.on_named = None
         self.early = bool(p["early"])
         self.lastz = 0.0         # z score of the last identification
+        self.lastp = 0.0         # ... the posterior of the one it named
         self.lastalt = None      # ... its runner-up when it was decided unsure
         self.lastcands = None    # ... the candidates it was among
         self.lastothers = ()
@@ -1017,6 +1022,8 @@ class Pipeline:
                         ev["alike"] = alike
                 if self.sink is not None:
                     self.sink(ev)
+            if self.on_named is not None and not learned:
+                self.on_named(self.zone_ids[zi], bid, self.lastp)
             alt = self.lastalt
             if alt is not None and bid is not None and not learned:
                 # the players can tell: the table asks the thrower
@@ -1387,6 +1394,8 @@ class Pipeline:
         if b is None or z > p["match_z"] or (b != o.bid and self.where.get(b, zi) != zi):
             return     # (or the one named stands on another zone)
         o.certain = post >= p["certain_p"]
+        if self.on_named is not None and b == o.bid:
+            self.on_named(self.zone_ids[zi], b, post)
         if b == o.bid:
             return
         old = o.bid
@@ -1395,6 +1404,8 @@ class Pipeline:
             del self.where[old]
         self.where[b] = zi
         self._emit("ident", t, "zone", self.zone_ids[zi], "bakugan", b)
+        if self.on_named is not None:
+            self.on_named(self.zone_ids[zi], b, post)
         if old is not None and self.sink is not None:
             # The mat changed its mind: the thrower is asked (the first name
             # is the other answer) even when the refined level looks clear.
@@ -1435,9 +1446,11 @@ class Pipeline:
             if p["other_prior"] > 0.0 and not guess:
                 others = [b for b in self.sigs if b not in cands and b not in self.where]
         if not cands and not others:
+            self.lastp = 0.0
             return None, False, False     # nothing to tell it by: waiting would not help
         b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], others, p["other_prior"])
         self.lastz = z
+        self.lastp = post
         self.lastalt = None
         self.lastcands = cands
         self.lastothers = others

@@ -6,7 +6,8 @@ after a landing.
 
 Per frame (`feed`): integer arithmetic on preallocated arrays, nothing
 allocated; a zone that settled, a window that closed or started again, or a
-ball that rolled across calls the pipeline (`Pipeline._settled`, ...). The
+ball that rolled across calls the stage that takes it from there
+(`Decide.settled`, `Identifier.refined`, `Occupants.unland`, ...). The
 window helpers below (means, restart, state) run only while a zone is
 being decided.
 """
@@ -142,7 +143,11 @@ class Frames:
         hold = self.hold
         nacc = self.nacc
         rfn = self.rfn
-        nocc = p.oc.nocc
+        oc = p.oc
+        nocc = oc.nocc
+        prov = oc.prov
+        dc = p.dc
+        idf = p.idf
         zdead = self.zdead
         dwell = self.dwell
         burst = self.burst
@@ -204,7 +209,7 @@ class Frames:
                     if t - wt0[zi] >= dwell and t >= hold[zi]:
                         wact[zi] = 0
                         burst[zi] = 0
-                        p._settled(zi, t)
+                        dc.settled(zi, t)
                 else:
                     # a new window (or a restart: the field moved)
                     if not burst[zi]:
@@ -212,7 +217,7 @@ class Frames:
                         bt0[zi] = t
                         bpk[zi] = e_sum
                     if rfn[zi]:
-                        p._refined(zi, t)
+                        idf.refined(zi, t)
                     p.bt.window_again(zi, wt0[zi], t)
                     wact[zi] = 1
                     wt0[zi] = t
@@ -228,7 +233,8 @@ class Frames:
             else:
                 if wact[zi]:
                     wact[zi] = 0
-                    p._window_gone(zi, t)
+                    if prov[zi] is not None:
+                        oc.unland(zi, t)   # an early land whose field went before it held still
                 if burst[zi]:
                     burst[zi] = 0
                     if rollmax and not nocc[zi] and t - bt0[zi] <= rollmax and bpk[zi] >= _ROLL_X * on_t[zi]:
@@ -244,7 +250,7 @@ class Frames:
                                 acc[c] += dev[c]
                             nacc[zi] = na + 1
                         if t >= self.rfe[zi]:
-                            p._refined(zi, t)
+                            idf.refined(zi, t)
                 else:
                     for j in range(m):
                         c = chs[j]

@@ -202,12 +202,12 @@ class Pipeline:
         self.dc = Decide(self, nz)
         for zi in range(nz):
             self.fr.thresholds(zi)
+        # feed(frame, t): one ADC frame (channel order), t in ms (monotonic).
+        # The frames stage's own loop, bound here: no call in between, and
+        # one function less in the heap.
+        self.feed = self.fr.feed
 
     # -- the game's side -------------------------------------------------
-
-    def feed(self, frame, t):
-        """One ADC frame (channel order), t in ms (monotonic)."""
-        self.fr.feed(frame, t)
 
     def register(self, bakugan, zone):
         """The next Bakugan that settles on `zone` is `bakugan`: learn its signature."""
@@ -282,10 +282,6 @@ class Pipeline:
         """Channel c's deviation from its baseline after the last frame (counts)."""
         return self.fr.dev[c]
 
-    def fault(self, c):
-        """Channel c's fault ("dead", "stuck", "saturated") or None."""
-        return FAULT_KINDS[self.hl.bad[c]]
-
     def trigger(self, zi):
         """(E, C) of zone index zi after the last frame: what opens a window
         (docs/sensing-pipeline.md, per frame 3)."""
@@ -308,17 +304,6 @@ class Pipeline:
         return fr.bpk[zi] if fr.burst[zi] else -1
 
     # -- what the stages call ------------------------------------------------
-
-    def _settled(self, zi, t):
-        self.dc.settled(zi, t)
-
-    def _refined(self, zi, t):
-        self.idf.refined(zi, t)
-
-    def _window_gone(self, zi, t):
-        """Zone zi's field went under the threshold before it held still."""
-        if self.oc.prov[zi] is not None:
-            self.oc.unland(zi, t)
 
     def _fault(self, c, kind, t):
         """Channel c failed (sense.health): it is left out of its zone."""

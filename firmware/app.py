@@ -361,10 +361,10 @@ class App:
                 gc.threshold(th)
         sigs = self.store.load_signatures()
         if sigs:
-            match.pipeline.sigs.update(sigs)
+            match.pipeline.teach(sigs)
         cal = self.store.load_calibration()
         if cal and "zero" in cal and len(cal["zero"]) == self.b.scanner.n:
-            match.pipeline._start(cal["zero"])
+            match.pipeline.start(cal["zero"])
         if save:
             self.store.game_start(header)
         self.header = header
@@ -781,8 +781,10 @@ class App:
         """The game's Bakugan the sensing can tell by their magnet (taught,
         or learnt from a landing it was sure of): untaught ones it names by
         the referee's context alone (`bakumat bench sensing`, untaught)."""
-        sigs = self.match.pipeline.sigs if self.match is not None else {}
-        return [b["id"] for p in self.header["players"] for b in p.get("bakugan", ()) if b["id"] in sigs]
+        if self.match is None:
+            return []
+        knows = self.match.pipeline.knows
+        return [b["id"] for p in self.header["players"] for b in p.get("bakugan", ()) if knows(b["id"])]
 
     def _calibrate(self, seq):
         frame = self.b.scanner.frame
@@ -793,7 +795,7 @@ class App:
             self.save_errors += 1
             return self.link.reply(seq, "ack", {"ok": False, "why": "not saved: %s" % e})
         if self.match is not None:
-            self.match.pipeline._start(zero)
+            self.match.pipeline.start(zero)
         self.link.reply(seq, "ack", {"ok": True, "channels": len(zero)})
 
     def _selftest_step(self, now):

@@ -1,7 +1,12 @@
 """Sensing benchmark: the firmware pipeline on simulated games and idle mats.
 
-    python -m host_tools.bench_sensing [--games 200] [--idle-hours 10] [--seed 1] [--jobs 2]
-    (the lead wires it as `bakumat bench sensing`)
+    bakumat bench sensing [--games 200] [--corpus development|held-out|both] [--idle-hours 10] [--jobs 2]
+    python -m host_tools.bench_sensing ...   (the same)
+
+Two fixed-seed corpora, reported separately: development (seeds from
+DEV_SEED: what the pipeline has been tuned on) and held-out (seeds from
+HELD_OUT_SEED: never looked at while tuning; run it at the end of a round
+and report it beside the development figures).
 
 Prints (figures, not pass/fail):
 - landing precision and recall over a fixed-seed corpus of simulated official
@@ -18,6 +23,13 @@ Prints (figures, not pass/fail):
 - under the real `micropython` binary: heap allocated per frame in steady
   state (gc disabled, gc.mem_alloc() before and after many frames) and the
   time per frame.
+
+- identity the players can trust: sure-and-wrong (a game landing the
+  mat named without asking, `unsure`, whose final name is wrong), identity
+  after the mat's questions (the thrower answering them), questions per
+  game, and a reliability table: of the landings the mat named with
+  posterior p (its decision, or its naming again from the refined level:
+  Pipeline.on_named), the share named right, in bins of p.
 
 Identification counts the final identity: a `land` as amended by a later
 `ident` on its zone (the first guess is reported too). It is also reported
@@ -39,7 +51,16 @@ import time
 
 from host_tools import boards, fwpath
 
-TARGETS = {"precision": 0.995, "recall": 0.995, "id_context": 0.99, "false_per_10h": 1.0, "latency_p95_ms": 60}
+TARGETS = {"precision": 0.995, "recall": 0.995, "id_context": 0.99, "false_per_10h": 1.0, "latency_p95_ms": 60,
+           "id_after_questions": 0.995, "questions_per_game": 1.0, "sure_wrong": 0.005}
+# The two corpora's first seeds (ranges far apart: a held-out game is never
+# one of the development games, whatever --games says).
+DEV_SEED = 1
+HELD_OUT_SEED = 100001
+CORPORA = (("development", DEV_SEED), ("held-out", HELD_OUT_SEED))
+# reliability table: bins of the posterior of the name the mat gave
+REL_BINS = (0.0, 0.5, 0.8, 0.95, 0.99, 0.999)
+IDLE_SEED = 1   # the idle mat (sim.idle_frames), the same for both corpora
 EARLY_MS = 500
 LATE_MS = 1000
 
@@ -57,7 +78,7 @@ TRUTH_LAG_MS = 600
 ANSWER_MS = 1500   # a player answering the mat's question (BACK) this long after it
 
 
-def run_pipeline(board, header, res, use_context=True, params=None, truth_context=False, answer=False):
+def run_pipeline(board, header, res, use_context=True, params=None, truth_context=False, answer=False, named=None):
     """Feed a simulated game through Match (pipeline + referee); return the
     sensed events. truth_context: identification asks a second referee fed
     with the true landings (up to TRUTH_LAG_MS ago) instead of the match's
@@ -66,7 +87,9 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
     `unsure` the pipeline sends (the table's question): BACK, through
     Match.which, when the Bakugan named is not the one that landed and the
     runner-up is; each accepted answer goes into the returned list as an
-    `ident` with "by": "player"."""
+    `ident` with "by": "player". named: a list that receives (position in
+    the returned list, zone, bakugan, posterior) each time the mat names a
+    landing (Pipeline.on_named; position: the event it follows)."""
     fwpath.ensure()
     import referee
     from match import Match
@@ -97,6 +120,8 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
             if true and true[-1]["bakugan"] == ev["alt"]:
                 answers.append((ev["t"] + ANSWER_MS, ev["zone"], ev["alt"], ev["bakugan"]))
     m = Match(board, game, sink, use_context=use_context, params=params, context=context)
+    if named is not None:
+        m.pipeline.on_named = lambda z, b, p: named.append((len(sensed), z, b, p))
     ctl = res.controls
     ci = 0
     nc = len(ctl)
@@ -119,16 +144,23 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
     return sensed
 
 
-def score(truth, sensed):
+def score(truth, sensed, named=()):
     """Match sensed landings to true openings. Returns a dict of counts and
-    the latencies of the matches."""
+    the latencies of the matches. named: run_pipeline's, for the
+    confidence of each landing's name."""
     opens = [e for e in truth if e["ev"] == "open"]
     lands = []
     retracted = []   # early lands taken back (`unland`): not landings, counted apart
     last = {}   # zone -> its last land, which an `ident` amends
-    for e in sensed:
+    after = {}  # position in sensed -> [(zone, posterior)] the mat named there
+    for i, z, b, p in named:
+        after.setdefault(i, []).append((z, p))
+    for k, e in enumerate(sensed):
+        for z, p in after.get(k, ()):
+            if z in last:
+                last[z]["p"] = p
         if e["ev"] == "land":
-            e = dict(e, first=e["bakugan"], ident_t=e["t"])
+            e = dict(e, first=e["bakugan"], ident_t=e["t"], p=None, asked=False)
             lands.append(e)
             last[e["zone"]] = e
         elif e["ev"] == "ident" and e["zone"] in last:
@@ -140,8 +172,13 @@ def score(truth, sensed):
                         break
             lnd["bakugan"] = e["bakugan"]
             lnd["ident_t"] = e["t"]
+        elif e["ev"] == "unsure" and e["zone"] in last:
+            last[e["zone"]]["asked"] = True
         elif e["ev"] == "unland" and e["zone"] in last:
             retracted.append(last.pop(e["zone"]))
+    for z, p in after.get(len(sensed), ()):
+        if z in last:
+            last[z]["p"] = p
     lands = [e for e in lands if not any(e is r for r in retracted)]
     used = [False] * len(opens)
     matched = []
@@ -172,6 +209,11 @@ def score(truth, sensed):
         "retracted": len(retracted),
         "id_ok": sum(1 for o, l in game if l["bakugan"] == o["bakugan"]),
         "id_ok_first": sum(1 for o, l in game if l["first"] == o["bakugan"]),
+        # named without asking (no `unsure` about it), and wrong
+        "sure_n": sum(1 for o, l in game if not l["asked"]),
+        "sure_wrong": sum(1 for o, l in game if not l["asked"] and l["bakugan"] != o["bakugan"]),
+        # (posterior of the mat's name or None, named right?, asked?)
+        "rel": [(l["p"], l["bakugan"] == o["bakugan"], l["asked"]) for o, l in game],
         "amended": sum(1 for o, l in game if l["first"] != l["bakugan"]),
         "id_latency": [l["ident_t"] - o["t"] for o, l in game],
         # throws (what the players wait for) and lessons (`register`: the mat
@@ -202,14 +244,16 @@ def _one_game(args):
     board, seed, params = args
     header, res = simulate(board, seed)
     t0 = time.time()
-    sensed = run_pipeline(board, header, res, True, params)
-    s1 = score(res.truth, sensed)
+    named = []
+    sensed = run_pipeline(board, header, res, True, params, named=named)
+    s1 = score(res.truth, sensed, named)
     dt = time.time() - t0
     told = not own_alike(header, sensed)
     s2 = score(res.truth, run_pipeline(board, header, res, False, params))
     s3 = score(res.truth, run_pipeline(board, header, res, True, params, truth_context=True))
-    sa = run_pipeline(board, header, res, True, params, answer=True)
-    s4 = score(res.truth, sa)
+    named_a = []
+    sa = run_pipeline(board, header, res, True, params, answer=True, named=named_a)
+    s4 = score(res.truth, sa, named_a)
     # the same seed's game played by people who never taught the mat
     hu, ru = simulate(board, seed, register=False)
     s5 = score(ru.truth, run_pipeline(board, hu, ru, True, params))
@@ -224,7 +268,9 @@ def _one_game(args):
             "id_n_ans_told": s4["id_n"] if told else 0, "id_ok_ans_told": s4["id_ok"] if told else 0,
             "u_opens": s5["opens"], "u_lands": s5["lands"], "u_matched": len(s5["matched"]),
             "u_false": len(s5["false"]), "u_missed": len(s5["missed"]), "u_latency": s5["latency"],
-            "u_id_n": s5["id_n"], "u_id_ok": s5["id_ok"]}
+            "u_id_n": s5["id_n"], "u_id_ok": s5["id_ok"],
+            "sure_n": s4["sure_n"], "sure_wrong": s4["sure_wrong"], "rel": s1["rel"],
+            "games_asked": 1 if any(e["ev"] == "unsure" for e in sa) else 0}
 
 
 def corpus(board, games, seed0, params=None, progress=None, jobs=1):
@@ -234,7 +280,7 @@ def corpus(board, games, seed0, params=None, progress=None, jobs=1):
            "id_ok_first": 0, "amended": 0, "id_latency": [], "retracted": 0, "frames": 0,
            "ms": 0, "pipe_s": 0.0, "games_told": 0, "id_n_told": 0, "id_ok_told": 0, "id_n_ans_told": 0,
            "id_ok_ans_told": 0, "u_opens": 0, "u_lands": 0, "u_matched": 0, "u_false": 0, "u_missed": 0,
-           "u_latency": [], "u_id_n": 0, "u_id_ok": 0}
+           "u_latency": [], "u_id_n": 0, "u_id_ok": 0, "sure_n": 0, "sure_wrong": 0, "rel": [], "games_asked": 0}
     tasks = [(board, seed0 + k, params) for k in range(games)]
     if jobs > 1:
         import multiprocessing
@@ -372,10 +418,54 @@ def micropython_steady_state(board, nframes=2000, seed=3):
     return alloc / float(n), us / float(n2), out["EVENTS"][0]
 
 
-def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True, jobs=1):
+def reliability(rel, bins=REL_BINS):
+    """Rows (lo, hi, landings, named right, asked, mean posterior) of the
+    landings named with a posterior in [lo, hi); hi None: up to 1. A last
+    row (None, None, ...) holds those the mat never named by a decision
+    (an early guess that stood: absorbed, or decided without candidates)."""
+    rows = []
+    for i, lo in enumerate(bins):
+        hi = bins[i + 1] if i + 1 < len(bins) else None
+        sel = [r for r in rel if r[0] is not None and r[0] >= lo and (hi is None or r[0] < hi)]
+        rows.append((lo, hi, len(sel), sum(1 for r in sel if r[1]), sum(1 for r in sel if r[2]),
+                     sum(r[0] for r in sel) / len(sel) if sel else None))
+    sel = [r for r in rel if r[0] is None]
+    rows.append((None, None, len(sel), sum(1 for r in sel if r[1]), sum(1 for r in sel if r[2]), None))
+    return rows
+
+
+def trust(tot, games, out):
+    """The identity figures the players see (issue: identity the players
+    can trust): after the questions, questions per game, sure-and-wrong,
+    and the reliability table."""
     w = out.write
-    w("sensing benchmark: board %s, %d simulated games from seed %d, %.1f idle hours\n"
-      % (board["name"], games, seed, idle_hours))
+    w("identity the players can trust (game landings, the thrower answering the mat's questions):\n")
+    w("  after the mat's questions     %.4f (%d/%d, target >= %.3f)\n"
+      % (tot["id_ok_ans"] / float(tot["id_n_ans"] or 1), tot["id_ok_ans"], tot["id_n_ans"],
+         TARGETS["id_after_questions"]))
+    w("  questions per game            %.2f (%d in %d games, %d games with any; target <= %.1f)\n"
+      % (tot["asked"] / float(games or 1), tot["asked"], games, tot["games_asked"], TARGETS["questions_per_game"]))
+    w("  sure and wrong                %.4f (%d of %d landings named without asking were wrong;"
+      " %d landings in all; target <= %.3f of landings)\n"
+      % (tot["sure_wrong"] / float(tot["id_n_ans"] or 1), tot["sure_wrong"], tot["sure_n"], tot["id_n_ans"],
+         TARGETS["sure_wrong"]))
+    w("  reliability (the mat alone, no answers): of the landings it named with posterior p, the share right\n")
+    w("    %-15s %9s %9s %8s %7s\n" % ("p", "landings", "mean p", "right", "asked"))
+    for lo, hi, n, ok, asked, mp in reliability(tot["rel"]):
+        if lo is None:
+            label = "not decided"
+        else:
+            label = "[%g, %s)" % (lo, "%g" % hi if hi is not None else "1]")
+            if hi is None:
+                label = label[:-1]
+        w("    %-15s %9d %9s %8s %7d\n" % (label, n, "%.4f" % mp if mp is not None else "-",
+                                           "%.4f" % (ok / float(n)) if n else "-", asked))
+
+
+def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True, jobs=1, name=None):
+    w = out.write
+    w("sensing benchmark: board %s, %s%d simulated games from seed %d, %.1f idle hours\n"
+      % (board["name"], "%s corpus, " % name if name else "", games, seed, idle_hours))
 
     def progress(k, n):
         if k % 20 == 0 or k == n:
@@ -409,6 +499,7 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
       "    questions, %.1f questions per game\n"
       % (tot["id_ok_ans"] / float(tot["id_n_ans"] or 1), tot["id_ok_ans"], tot["id_n_ans"], tot["answered"],
          tot["asked"], tot["asked"] / float(games or 1)))
+    trust(tot, games, out)
     w("  without context               %.4f (%d/%d)\n" % (idf, tot["id_ok_free"], tot["id_n_free"]))
     w("  with the true game's context  %.4f (%d/%d): the referee fed with the true landings, so one\n"
       "    wrong identification does not spoil the next ones\n"
@@ -430,7 +521,7 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
          tot["u_id_ok"], tot["u_id_n"]))
     w("  game time %.0f s (%d frames), pipeline %.1f s CPython\n" % (tot["ms"] / 1000.0, tot["frames"], tot["pipe_s"]))
     if idle_hours > 0:
-        ev = idle(board, idle_hours, seed, params)
+        ev = idle(board, idle_hours, IDLE_SEED, params)
         fl = [e for e in ev if e["ev"] == "land"]
         w("idle mat: %.1f h, %d false landings = %.2f per 10 h (target <= %.1f), %d events in all\n"
           % (idle_hours, len(fl), len(fl) * 10.0 / idle_hours, TARGETS["false_per_10h"], len(ev)))
@@ -447,12 +538,21 @@ def main(argv=None):
     ap.add_argument("--board", default="reference")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--idle-hours", type=float, default=10.0)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--corpus", choices=("development", "held-out", "both"), default="both",
+                    help="which fixed-seed corpus (default both, reported one after the other); the held-out"
+                         " one is never used for tuning")
     ap.add_argument("--jobs", type=int, default=1, help="simulate and score games in this many processes")
     ap.add_argument("--no-micropython", action="store_true", help="skip the micropython heap/time figures")
     args = ap.parse_args(argv)
     board = boards.load(args.board)
-    report(board, args.games, args.idle_hours, args.seed, mp=not args.no_micropython, jobs=max(1, args.jobs))
+    todo = [(n, s) for n, s in CORPORA if args.corpus in (n, "both")]
+    for k, (name, seed) in enumerate(todo):
+        last = k == len(todo) - 1
+        if k:
+            sys.stdout.write("\n")
+        # the idle mat and the micropython figures do not depend on the corpus: once, at the end
+        report(board, args.games, args.idle_hours if last else 0.0, seed, mp=last and not args.no_micropython,
+               jobs=max(1, args.jobs), name=name)
     return 0
 
 

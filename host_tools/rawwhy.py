@@ -138,22 +138,22 @@ class Explainer:
 
     def after(self, t):
         """After each frame: the zones whose field stirred over their
-        threshold (Pipeline.burst)."""
+        threshold (Pipeline.stir)."""
         p = self.p
-        burst = p.burst
         was = self.was
         for zi in range(len(was)):
-            b = burst[zi]
+            peak = p.stir(zi)
+            b = 1 if peak >= 0 else 0
             if b:
                 z = self.zone_ids[zi]
                 st = self.stirs.get(z)
                 if st is None:
-                    st = self.stirs[z] = [t, t, 0, 0, p.on_t[zi]]
+                    st = self.stirs[z] = [t, t, 0, 0, p.thresholds(zi)[0]]
                 if not was[zi]:
                     st[2] += 1
                 st[1] = t
-                if p.bpk[zi] > st[3]:
-                    st[3] = p.bpk[zi]
+                if peak > st[3]:
+                    st[3] = peak
             was[zi] = b
 
     def wait(self, zi, reason, who, x):
@@ -217,7 +217,7 @@ class Explainer:
         self._line(st[0], z, "NEVER STILL: the field stirred over the threshold %d times from %.3f s to %.3f s "
                    "(strongest E %d, threshold %d, or the coherent sum's) and never held still %d ms: nothing to decide on "
                    "(a ball rolling, a closed ball, a weak or wobbling field)"
-                   % (st[2], st[0] / 1000.0, st[1] / 1000.0, st[3], st[4], self.p.params["dwell_ms"]))
+                   % (st[2], st[0] / 1000.0, st[1] / 1000.0, st[3], st[4], self.params["dwell_ms"]))
 
     def _line(self, t, z, text):
         self.lines.append((t, len(self.lines), "%8.3f s  zone %-3s %s\n" % (t / 1000.0, "-" if z is None else z, text)))

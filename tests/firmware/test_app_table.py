@@ -202,8 +202,7 @@ class TeachFromThePhone(unittest.TestCase):
         st, _, body = app.web.handle("POST", "/api/input", "", json.dumps(
             {"code": code, "ev": "register", "bakugan": own, "zone": 4}), None)
         self.assertEqual((st, json.loads(body)), (200, {"ok": True, "reason": None}))
-        zi = app.match.pipeline._zidx[4]
-        self.assertEqual(app.match.pipeline.pending[zi], own)
+        self.assertEqual(app.match.pipeline.pending(4), own)
         self.rig.request("state")     # (lets the link send what is queued)
         echo = [m[2] for m in self.rig.received("input")]
         self.assertEqual([(e["ev"], e["bakugan"], e["zone"]) for e in echo], [("register", own, 4)])

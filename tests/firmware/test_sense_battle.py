@@ -77,9 +77,9 @@ class Battle(unittest.TestCase):
         self.put("drago", 30, 40, 2000)
         self.put("preyas", 55, 80, 2000)
         self.assertEqual(self.seq(), [("land", 0, "drago"), ("land", 0, "preyas")])
-        o = self.p.occ[0][-1]
+        bid, level = self.p.standing(0)[-1]
         learnt = self.p.signatures()["preyas"]
-        self.assertLess(abs(o.sig / learnt - 1.0), 0.05, (o.sig, learnt))
+        self.assertLess(abs(level / learnt - 1.0), 0.05, (level, learnt))
 
     def test_neighbour_zone_does_not_trigger(self):
         # A Bakugan at the edge of zone 0, next to zone 1.

@@ -121,7 +121,7 @@ class Identify(unittest.TestCase):
         self.ctx = ["skyress", "drago"]
         bid, lat = self.land("drago", 30.0, 60.0)
         self.assertEqual(bid, "drago")
-        self.assertLessEqual(lat, self.p.dwell + 40)
+        self.assertLessEqual(lat, self.p.params["dwell_ms"] + 40)
         bid, lat = self.land("skyress", 30.0, 60.0)
         self.assertEqual(bid, "skyress")
         self.assertLessEqual(lat, self.p.params["ramp_ms"] + 40)

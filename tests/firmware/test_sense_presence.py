@@ -31,8 +31,8 @@ class Presence(unittest.TestCase):
         self.assertEqual(len(lands), 1, self.col.events)
         self.assertEqual(lands[0]["zone"], 0)
         lat = lands[0]["t"] - t0
-        self.assertGreaterEqual(lat, self.p.dwell)
-        self.assertLessEqual(lat, self.p.dwell + 2 * PERIOD)
+        self.assertGreaterEqual(lat, self.p.params["dwell_ms"])
+        self.assertLessEqual(lat, self.p.params["dwell_ms"] + 2 * PERIOD)
 
     def test_anywhere_on_the_card(self):
         # between sensors, at the edge, straight above one: the plate's
@@ -60,7 +60,7 @@ class Presence(unittest.TestCase):
         self.assertEqual(leave["zone"], 0)
         # (no referee here, so no Bakugan of the other polarity can be on
         # its way: the leave is not held, see test_sense_battle)
-        self.assertLessEqual(leave["t"] - t0, self.p.dwell + 2 * PERIOD)
+        self.assertLessEqual(leave["t"] - t0, self.p.params["dwell_ms"] + 2 * PERIOD)
         # and it can land again afterwards
         self.sc.magnets["a"] = (30.0, 50, 30)
         self.sc.run(self.p, 1000)
@@ -97,7 +97,7 @@ class Presence(unittest.TestCase):
     def test_bounce_shorter_than_dwell_does_not_land(self):
         for k in range(5):
             self.sc.magnets["ball"] = (30.0, 35, 60)
-            self.sc.run(self.p, self.p.dwell - PERIOD)
+            self.sc.run(self.p, self.p.params["dwell_ms"] - PERIOD)
             del self.sc.magnets["ball"]
             self.sc.run(self.p, 300)
         self.assertEqual(self.col.events, [])

@@ -273,3 +273,33 @@ def test_the_benchmark_tells_games_with_a_players_own_pair_alike():
     assert bench_sensing.own_alike(header, own)
     # a game landing's fields say nothing about it
     assert not bench_sensing.own_alike(header, [{"ev": "land", "t": 5, "zone": 1, "bakugan": "drago", "alike": ["gorem"]}])
+
+
+def test_the_benchmark_scores_what_the_players_can_trust():
+    # three game landings: drago named sure and right, skyress named
+    # unsure (asked) and wrong, preyas named sure and wrong
+    truth = [{"ev": "open", "t": 1000, "zone": 1, "bakugan": "drago"},
+             {"ev": "open", "t": 3000, "zone": 2, "bakugan": "gorem"},
+             {"ev": "open", "t": 5000, "zone": 3, "bakugan": "tigrerra"}]
+    sensed = [{"ev": "land", "t": 1010, "zone": 1, "bakugan": "drago"},
+              {"ev": "land", "t": 3010, "zone": 2, "bakugan": "skyress"},
+              {"ev": "unsure", "t": 3010, "zone": 2, "bakugan": "skyress", "alt": "gorem"},
+              {"ev": "land", "t": 5010, "zone": 3, "bakugan": "preyas"}]
+    # (position in sensed: the event each naming follows; the last after the end)
+    named = [(1, 1, "drago", 0.9999), (2, 2, "skyress", 0.7), (4, 3, "preyas", 0.9995)]
+    s = bench_sensing.score(truth, sensed, named)
+    assert (s["id_n"], s["id_ok"], s["sure_n"], s["sure_wrong"]) == (3, 1, 2, 1)
+    assert s["rel"] == [(0.9999, True, False), (0.7, False, True), (0.9995, False, False)]
+    rows = bench_sensing.reliability(s["rel"], bins=(0.0, 0.5, 0.999))
+    assert [(lo, hi, n, ok, asked) for lo, hi, n, ok, asked, _ in rows] == [
+        (0.0, 0.5, 0, 0, 0), (0.5, 0.999, 1, 0, 1), (0.999, None, 2, 1, 0), (None, None, 0, 0, 0)]
+    # an `ident` from the refined level renames the landing and its confidence is the new naming's
+    sensed2 = sensed[:1] + [{"ev": "ident", "t": 2500, "zone": 1, "bakugan": "gorem"}]
+    s2 = bench_sensing.score(truth[:1], sensed2, [(1, 1, "drago", 0.9), (2, 1, "gorem", 0.99)])
+    assert s2["rel"] == [(0.99, False, False)] and s2["sure_wrong"] == 1
+
+
+def test_the_corpora_never_share_a_game():
+    dev = dict(bench_sensing.CORPORA)["development"]
+    held = dict(bench_sensing.CORPORA)["held-out"]
+    assert held - dev >= 100000

@@ -1,0 +1,413 @@
+"""The decision steps (docs/sensing-pipeline.md, "Decisions"): a zone held
+still for the dwell time in a new state; `settled` explains the change, in
+this order: quiet (everything left), a Bakugan left, a partial drop (a
+lift), settling, a new Bakugan, unexplained. Battles (sense.battles) and
+identification (sense.identify) are asked along the way. Runs only when a
+zone has settled: floats and allocation allowed.
+"""
+from array import array
+
+from sense.occupants import Occupant, dv
+
+_WAIT = 0      # _left_or_arrival: the zone waits (its window kept)
+_GONE = 1      # ... the occupant left
+_STAYS = 2     # ... it did not (a Bakugan of the other polarity arrived on it)
+
+
+class Decide:
+    """Owns flt / flw (zone index -> when the window's level was first
+    found still, in the window that started at flw)."""
+
+    def __init__(self, p, nz):
+        self.p = p
+        self.flt = array("i", [-1] * nz)
+        self.flw = array("i", [-1] * nz)
+
+    def settled(self, zi, t):
+        """Zone zi has held still for the dwell time in a new state: explain it."""
+        pl = self.p
+        fr = pl.fr
+        if pl.hl.railed(zi):
+            fr.wact[zi] = 1
+            return
+        chs = pl.zch[zi]
+        m = len(chs)
+        bad = pl.hl.bad
+        na = fr.nacc[zi]
+        vec = fr.mean(zi)
+        now = fr.recent(zi)     # the last few frames
+        old = fr.state(zi)
+        delta = [vec[j] - old[j] for j in range(m)]
+        dsum = 0.0
+        for j in range(m):
+            if not bad[chs[j]]:
+                dsum += abs(delta[j])
+        occ = pl.oc.occ[zi]
+        bt = pl.bt
+        arrived = bt.arrived(zi, vec, old, na, t)
+        # 1. Quiet: everything left, the field is back to the baseline.
+        quiet = not arrived and fr.quiet(zi, now, 3) and fr.quiet(zi, fr.perp(zi, vec, old), na)
+        if quiet:
+            if bt.hold_leave(zi, t, True):
+                return
+            if bt.cancels(zi, [vec[j] - old[j] for j in range(m)], na, t):
+                quiet = False
+                arrived = True
+        if quiet:
+            self._all_left(zi, t, m)
+            return
+        # 2. The change is (mostly) one occupant's own field scaled by k:
+        # k near -1 it left; -1 < k < 0 it is being lifted (wait: the rest
+        # follows within a few frames; a state that holds is a Bakugan of
+        # the other polarity arriving); k > 0 shortly after its landing it
+        # is still settling.
+        best, bk = self._explain(zi, occ, delta, dsum, na)
+        shaped = best is not None
+        gone = False
+        if arrived:
+            shaped = False
+        if shaped and bk <= pl.params["leave_match"] - 1.0:
+            # A leave that leaves a clear field behind may be a Bakugan of
+            # the other polarity arriving: a lift's tail fades within
+            # lift_ms, an arrival holds.
+            gone = True
+            if best.landed:
+                r = self._left_or_arrival(zi, t, best, occ, now, old, delta, na)
+                if r == _WAIT:
+                    return
+                if r == _STAYS:
+                    gone = False
+        if gone and best.landed:
+            if bt.hold_leave(zi, t):
+                return
+            if bt.cancels(zi, delta, na, t):
+                gone = False
+                shaped = False
+        if gone:
+            self._one_left(zi, t, best, occ, vec, na)
+            return
+        par = pl.params
+        if shaped and bk < 0.0 and best.landed and t - fr.wt0[zi] < par["lift_ms"]:
+            # 3. A partial drop: a lift goes on, an arrival of the other
+            # polarity holds.
+            if bt.expected_arrival(zi, best):
+                bt.mark(zi)
+                # (falls through to 5.: the arrival's own field is the change)
+            else:
+                pl._wait(zi, "lift")
+                fr.keep(zi, fr.wt0[zi] + par["lift_ms"])
+                return
+        if shaped and not best.landed and bk < 0.0:
+            c = best.contrib
+            for j in range(m):
+                c[j] += delta[j]
+            fr.set_state(zi, vec)
+            return
+        # 4. Settling: shortly after a landing, any change but a leave is the
+        # same Bakugan finishing its move (no second one comes that fast).
+        last = None
+        for o in occ:
+            if o.landed and t - o.t < par["settle_ms"]:
+                last = o
+        if last is not None:
+            c = last.contrib
+            for j in range(m):
+                c[j] += delta[j]
+            fr.set_state(zi, vec)
+            fr.refine_from(zi, t, par["refine_ms"])
+            return
+        # 5. A new Bakugan: a field with a Bakugan's shape, identified.
+        if self._new(zi, t, occ, vec, now, old, delta, na, shaped and bk < 0.0 and len(occ) > 1):
+            return
+        # 6. Unexplained (a field still coming, a knock, a closed ball at
+        # the edge): wait; absorb it only once it has held for absorb_ms.
+        self._unexplained(zi, t, occ, vec, old, delta)
+
+    def _all_left(self, zi, t, m):
+        pl = self.p
+        oc = pl.oc
+        for o in oc.occ[zi]:
+            oc.left(zi, o, t)
+        if oc.prov[zi] is not None:
+            oc.unland(zi, t)
+        oc.set(zi, [])
+        pl.fr.rfn[zi] = 0
+        pl.fr.set_state(zi, [0.0] * m)
+
+    def _explain(self, zi, occ, delta, dsum, na):
+        """(the occupant whose own field, scaled by k, the change is, k), or
+        (None, 0.0)."""
+        pl = self.p
+        chs = pl.zch[zi]
+        m = len(chs)
+        bad = pl.hl.bad
+        best = None
+        bk = 0.0
+        bkey = 0.0
+        lim = pl.params["leave_match"] * dsum + pl.fr.tol_t[zi] / na
+        for o in occ:
+            cc = 0.0
+            dc = 0.0
+            for j in range(m):
+                if not bad[chs[j]]:
+                    cc += o.contrib[j] * o.contrib[j]
+                    dc += delta[j] * o.contrib[j]
+            if cc <= 0.0:
+                continue
+            k = dc / cc
+            r = 0.0
+            for j in range(m):
+                if not bad[chs[j]]:
+                    r += abs(delta[j] - k * o.contrib[j])
+            if r > lim:
+                continue
+            # Fields of Bakugan on a card look alike (the plate spreads
+            # them): an occupant fading (k < 0, the nearest to -1: the one
+            # whose whole field went) explains a change before any growth.
+            key = abs(k + 1.0) if k < 0.0 else 10.0 + r
+            if best is None or key < bkey:
+                best, bk, bkey = o, k, key
+        return best, bk
+
+    def _left_or_arrival(self, zi, t, best, occ, now, old, delta, na):
+        """The landed occupant best's whole field went: _GONE, _STAYS (a
+        Bakugan of the other polarity arrived on it) or _WAIT. What is left
+        (the last frames) must be nothing, or a lift's tail: the Bakugan
+        still a few cm above the card, a small same-sign share of its field
+        that is gone within tail_ms. Anything that holds longer, or has
+        another shape (a new magnet's bump), is an arrival."""
+        pl = self.p
+        fr = pl.fr
+        par = pl.params
+        m = len(delta)
+        c = best.contrib
+        rest = [now[j] - old[j] + c[j] for j in range(m)]
+        perp = fr.perp(zi, [delta[j] + c[j] for j in range(m)], c)
+        if fr.quiet(zi, rest, 3) and fr.quiet(zi, perp, na):
+            return _GONE
+        tail = False
+        arrival = False
+        if best.sig:
+            lr, se_r, ok_r = pl.idf.level(zi, rest, 3)
+            a = lr / best.sig
+            if 0.0 <= a <= par["tail_share"]:
+                tail = fr.quiet(zi, [rest[j] - a * c[j] for j in range(m)], 3)
+            elif a < 0.0 and ok_r and len(occ) == 1:
+                # a clear field of the other sign is left: no lift leaves
+                # that, a Bakugan of the other polarity arrived on the
+                # standing one
+                arrival = True
+        wait = par["tail_ms"] if tail else par["lift_ms"]
+        if not tail and not arrival and (pl.stays is None or not pl.stays(pl.zone_ids[zi], best.bid)):
+            # A lift the referee expects (it took the Bakugan off, or a
+            # battle's pair is being cleared): a 300 ms lift leaves a tail
+            # of another shape (tilted, shifted) for longer than lift_ms
+            # (measured: 13 of 15 false landings in 80 games were such
+            # tails).
+            wait = par["residue_ms"]
+        bt = pl.bt
+        if not arrival and bt.expected_arrival(zi, best):
+            arrival = True
+            bt.mark(zi)
+        if not arrival and t - fr.wt0[zi] < wait:
+            pl._wait(zi, "tail" if tail else "residue")
+            fr.keep(zi, t + fr.period_ms)
+            return _WAIT
+        # (a lesson is taught on an emptied card, never by a Bakugan
+        # landing on a standing one: with a `register` pending, what is
+        # left is the lifted one's residue)
+        if arrival or zi not in pl.idf.pending:
+            return _STAYS
+        return _GONE
+
+    def _one_left(self, zi, t, best, occ, vec, na):
+        pl = self.p
+        fr = pl.fr
+        oc = pl.oc
+        if oc.prov[zi] is not None:
+            oc.unland(zi, t)
+        occ.remove(best)
+        oc.left(zi, best, t)
+        fr.rfn[zi] = 0
+        if not occ:
+            # what is left of a field being lifted away: it fades (or is
+            # dropped once the zone reads quiet, see Identifier.refined)
+            occ.append(Occupant(None, vec, False))
+            fr.set_state(zi, vec)
+            fr.refine_from(zi, t, pl.params["refine_ms"])
+        else:
+            fr.set_state(zi, vec)
+            r = occ[0]
+            if len(occ) == 1 and r.landed:
+                pl.bt.pair_left(zi, r, vec, na, t)
+                fr.refine_from(zi, t, pl.params["refine_ms"])
+        oc.nocc[zi] = len(occ)
+
+    def _moving(self, zi, level, now, old, na):
+        """True when the window's level (a change from the state old) is
+        still rising or falling: the last frames (now) against the window's
+        mean, and the window's slope."""
+        idf = self.p.idf
+        m = len(now)
+        lnow, se1, ok1 = idf.level(zi, [now[j] - old[j] for j in range(m)], 1)
+        sd = se1 * ((1.0 / 3.0 + 1.0 / na) ** 0.5)
+        return abs(lnow - level) > self.p.params["trend_sigma"] * sd or self._sloped(zi, level, se1, na)
+
+    def _sloped(self, zi, level, se1, na):
+        """True when the window's level still climbs: the least-squares slope
+        of the frames (per frame, from the time-weighted sums) is more than
+        slope_sigma standard errors towards a larger |level| (a ball rolling
+        to a stop and popping open reads a steady ramp, not a step)."""
+        sig = self.p.params["slope_sigma"]
+        if sig <= 0 or na < 3:
+            return False
+        ls, _, _ = self.p.idf.level(zi, self.p.fr.slope(zi, na), 1)
+        if level < 0.0:
+            ls = -ls
+        return ls > sig * se1 * (12.0 / (na * (na * na - 1))) ** 0.5
+
+    def _new(self, zi, t, occ, vec, now, old, delta, na, lifting):
+        """5. A new Bakugan: True when decided or waiting (the zone keeps
+        its window), False when the field is not one (unexplained).
+        lifting: one of a battle's two may be being lifted (no early land)."""
+        pl = self.p
+        fr = pl.fr
+        idf = pl.idf
+        oc = pl.oc
+        p = pl.params
+        level, se, ok = idf.level(zi, delta, na)
+        wt0 = fr.wt0[zi]
+        if ok and na >= 3 and t - fr.tw0[zi] < p["trend_max_ms"]:
+            # still rising or falling? (the last frames against the window)
+            if self._moving(zi, level, now, old, na):
+                # a window that began while the Bakugan was still opening
+                # keeps those frames in its mean: start it again from this
+                # frame (the dwell applies again)
+                pl._wait(zi, "trend")
+                pl.bt.restart(zi, t)
+                return True
+        if ok and not lifting:
+            idf.early(zi, level, se, t)
+        if ok and zi in idf.pending and t - wt0 < p["lesson_ms"]:
+            # A lesson is the Bakugan's signature for the whole game: its
+            # level must hold still for lesson_ms first (a Bakugan being put
+            # down reads a creeping level that the trend checks let through,
+            # and the refinement after it can be cut short).
+            pl._wait(zi, "lesson")
+            fr.keep(zi, wt0 + p["lesson_ms"])
+            return True
+        if not ok:
+            return False
+        # The identity wait counts from when the level stopped moving, so
+        # a forced decision never reads a Bakugan still opening.
+        flw = self.flw
+        flt = self.flt
+        if flw[zi] != wt0 or flt[zi] < 0:
+            flw[zi] = wt0
+            flt[zi] = t
+        force = t - flt[zi] >= p["max_wait_ms"]
+        pv = oc.prov[zi]
+        if pv is not None and pv[0] is not None and oc.where.get(pv[0]) == zi:
+            del oc.where[pv[0]]   # the guess is a candidate again
+        idf.lastalt = None
+        got = idf.identify(zi, level, se, force, t, pv[1] if pv is not None else None)
+        decided = got is not None
+        if decided and force and got[0] in idf.sigs and not got[1] and \
+                idf.lastz > (p["match_z"] if pl.bt.cw[zi] == wt0 else p["force_z"]):
+            # Decided by the clock, yet no one who may land has this level
+            # (a battle's pair lifted one after the other leaves a fading
+            # tail in the window's mean): not a landing, the field is
+            # unexplained (6.). A field that went away read as a cancelling
+            # arrival (`cw`) must match as closely as an undisturbed
+            # decision (match_z): a lift whose level is near an expected
+            # one's was taken for it (measured: such arrivals of 200 games
+            # matched within 3.5, 5 of the 14 lifts were 4.8-9 away).
+            pl._wait(zi, "mismatch")
+            decided = False
+        if not decided and pv is not None and pv[0] is not None:
+            oc.where[pv[0]] = zi
+        if got is None:
+            pl._wait(zi, "identity")
+            # keep averaging, decide on a later frame
+            fr.keep(zi, t + (fr.period_ms if idf.gs is not None else 3 * fr.period_ms))
+            return True
+        if not decided:
+            return False
+        self._landed(zi, t, got, level, se, na, occ, vec, old, delta)
+        return True
+
+    def _landed(self, zi, t, got, level, se, na, occ, vec, old, delta):
+        """A Bakugan landed on zi (got: identify's answer): it stands there,
+        and the events say so (`land`, or `ident` when an early land guessed
+        another; `unsure` with the runner-up when it was not sure)."""
+        pl = self.p
+        fr = pl.fr
+        idf = pl.idf
+        oc = pl.oc
+        bid, learned, certain = got
+        o = Occupant(bid, delta, True, t)
+        o.learned = learned
+        o.certain = certain
+        o.sig = level
+        if not learned:
+            o.cands = idf.lastcands
+            o.others = idf.lastothers
+        o.under = dv(old)
+        occ.append(o)
+        oc.nocc[zi] = len(occ)
+        fr.set_state(zi, vec)
+        fr.refine_from(zi, t, pl.params["refine_ms"])
+        oc.put(bid, zi)
+        pl.last_decision = (pl.zone_ids[zi], level, se, na)
+        zone = pl.zone_ids[zi]
+        pv = oc.prov[zi]
+        if pv is not None:
+            oc.prov[zi] = None
+            if pv[0] != bid:
+                oc.unput(pv[0], zi)
+                pl._emit("ident", t, "zone", zone, "bakugan", bid)
+        else:
+            ev = {"ev": "land", "t": t, "zone": zone, "bakugan": bid}
+            if learned:
+                ev["learned"] = True
+                alike = idf.alike(bid, level)
+                if alike:
+                    ev["alike"] = alike
+            if pl.sink is not None:
+                pl.sink(ev)
+        if pl.on_named is not None and not learned:
+            pl.on_named(zone, bid, idf.lastp)
+        alt = idf.lastalt
+        if alt is not None and bid is not None and not learned:
+            # the players can tell: the table asks the thrower
+            ev = {"ev": "unsure", "t": t, "zone": zone, "bakugan": bid, "alt": alt}
+            if pl.sink is not None:
+                pl.sink(ev)
+
+    def _unexplained(self, zi, t, occ, vec, old, delta):
+        pl = self.p
+        fr = pl.fr
+        oc = pl.oc
+        wt0 = fr.wt0[zi]
+        absorb = pl.params["absorb_ms"]
+        if t - wt0 < absorb:
+            pl._wait(zi, "unexplained")
+            fr.keep(zi, wt0 + absorb)
+            return
+        pv = oc.prov[zi]
+        if pv is not None:
+            # it was said to have landed: it stands there, as guessed
+            oc.prov[zi] = None
+            o = Occupant(pv[0], delta, True, t)
+            o.under = dv(old)
+            occ.append(o)
+            oc.nocc[zi] = len(occ)
+        elif len(occ) == 1:
+            c = occ[0].contrib
+            for j in range(len(delta)):
+                c[j] += delta[j]
+        else:
+            occ.append(Occupant(None, delta, False))
+            oc.nocc[zi] = len(occ)
+        fr.set_state(zi, vec)
+

@@ -1,0 +1,151 @@
+"""Channel health (docs/sensing-pipeline.md, "Per frame" 1): per channel,
+the frames in a row at a rail and of exactly repeated counts; a channel
+pinned at a rail with nothing to explain it, or returning the same count
+for seconds despite sensor noise, is reported once as a fault and left out.
+
+Per frame (`scan`): integer only, nothing allocated. The zone's
+consequences of a fault (thresholds, window, occupants, the event) are the
+pipeline's: `Pipeline._fault`.
+"""
+from array import array
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+_BS = const(12)        # baseline fixed point (sense.frames): counts << _BS
+_BHALF = const(2048)   # 1 << (_BS - 1)
+
+# Fault codes in `bad` (0 = healthy).
+DEAD = const(1)
+STUCK = const(2)
+SAT = const(3)
+FAULT_KINDS = (None, "dead", "stuck", "saturated")
+
+
+class Health:
+    """Owns bad (fault code per channel), last (its last count), same and
+    rail (counters). p: the pipeline (its zones, occupants and `_fault`)."""
+
+    def __init__(self, p, n, max_counts, noise, rate):
+        par = p.params
+        self.p = p
+        self.lo = int(par["rail_margin"])            # counts from 0 / max_counts that count as rail
+        self.hi = max_counts - int(par["rail_margin"])
+        self.rail_n = int(par["rail_ms"] * rate / 1000.0) or 1
+        # Exactly repeated counts only mean "stuck" when the sensor is noisy
+        # enough that a healthy one never repeats for that long.
+        self.stuck_n = int(par["stuck_ms"] * rate / 1000.0) if noise >= 0.5 else 0
+        self.last = array("i", [-1] * n)
+        self.same = array("i", [0] * n)
+        self.rail = array("h" if self.rail_n < 32767 else "i", [0] * n)   # (never past rail_n)
+        self.bad = bytearray(n)
+
+    def scan(self, frame, t, base, dev):
+        """One frame: the counters, the faults they reach, and each healthy
+        channel's deviation from its baseline (dev)."""
+        bad = self.bad
+        rail = self.rail
+        same = self.same
+        last = self.last
+        lo = self.lo
+        hi = self.hi
+        railn = self.rail_n
+        stuckn = self.stuck_n
+        for c in range(len(bad)):
+            x = frame[c]
+            if bad[c]:
+                continue
+            if x <= lo or x >= hi:
+                r = rail[c] + 1
+                rail[c] = r
+                if r == railn:
+                    self._rail(c, x, t)
+                    if bad[c]:
+                        continue
+            elif rail[c]:
+                rail[c] = 0
+            if x == last[c]:
+                s = same[c] + 1
+                same[c] = s
+                if s == stuckn and x > lo and x < hi:
+                    self.p._fault(c, STUCK, t)
+                    continue
+            else:
+                same[c] = 0
+                last[c] = x
+            dev[c] = x - ((base[c] + _BHALF) >> _BS)
+
+    def healthy(self, chs):
+        """How many of the channels chs are healthy."""
+        bad = self.bad
+        k = 0
+        for j in range(len(chs)):
+            if not bad[chs[j]]:
+                k += 1
+        return k
+
+    def clipped(self, c):
+        """True when channel c's last count sits at a rail (its value says little)."""
+        x = self.last[c]
+        return x <= self.lo or x >= self.hi
+
+    def _quiet_elsewhere(self, c):
+        """True when no other healthy channel of c's zone sees a field and no
+        Bakugan stands there: nothing explains channel c's reading."""
+        p = self.p
+        fr = p.fr
+        zi = p.chz[c]
+        if p.oc.landed(zi):
+            return False
+        chs = p.zch[zi]
+        lim = 4 * fr.unit
+        lo = self.lo
+        hi = self.hi
+        for j in range(len(chs)):
+            k = chs[j]
+            x = self.last[k]
+            if k != c and not self.bad[k] and lo < x < hi:
+                d = fr.dev[k]
+                if d > lim or d < -lim:
+                    return False
+        return True
+
+    def _rail(self, c, x, t):
+        if self._quiet_elsewhere(c):
+            self.p._fault(c, DEAD if x <= self.lo else SAT, t)
+        else:
+            self.rail[c] = 0   # explained by a magnet for now: look again later
+
+    def railed(self, zi):
+        """True when a channel of zone zi sits at a rail and the zone's other
+        channels do not see the field that would have to come with it: a
+        failing channel, not a magnet. The decision waits (the rail check
+        reports the fault after rail_ms)."""
+        p = self.p
+        fr = p.fr
+        chs = p.zch[zi]
+        bad = self.bad
+        last = self.last
+        dev = fr.dev
+        lo = self.lo
+        hi = self.hi
+        db = fr.db
+        railed = 0
+        e = 0
+        for j in range(len(chs)):
+            c = chs[j]
+            if bad[c]:
+                continue
+            x = last[c]
+            if x <= lo or x >= hi:
+                railed += 1
+            else:
+                d = dev[c]
+                if d < 0:
+                    d = -d
+                if d > db:
+                    e += d - db
+        return railed > 0 and e < fr.on_t[zi]

@@ -1,0 +1,286 @@
+"""Identification (docs/sensing-pipeline.md, "Identification", "Early
+land", "Asking when unsure"): a field's level (its signature), who among
+the candidates it names, the early land's guess, the lessons of `register`,
+and the refinement of each landing over the frames that follow it (named
+again from the refined level). Runs only when a zone has settled or a
+landing's refinement ends; the maths is sense.signature.
+"""
+from array import array
+
+from sense import signature
+from sense.occupants import dv
+
+
+class Identifier:
+    """Owns sigs (bakugan id -> learnt signed level), pending (zone index ->
+    the bakugan id a `register` will teach there), the plate's sheet gains
+    (gs) or the dipole fit's geometry, and what the last identification
+    found (last*)."""
+
+    def __init__(self, p, board, sx, sy, rects):
+        self.p = p
+        n = len(sx)
+        self.height = signature.effective_height(board)
+        # The plate's sheet term (signature = sheet level) when the board's
+        # plate captures flux; otherwise the dipole fit.
+        self.gs = None
+        plate = board.get("plate") or {}
+        if plate.get("capture", 0.0) > 0.0:
+            card = board.get("card") or {}
+            pw = float(plate.get("w", float(card.get("w", 62.0)) - 6.0))
+            ph = float(plate.get("h", float(card.get("h", 88.0)) - 6.0))
+            pz = float(board["sensor_plane_to_card_top_mm"]) - float(plate.get("depth_mm", 0.6))
+            gs = array("d", bytearray(8 * n))
+            chz = p.chz
+            for c in range(n):
+                r = rects[chz[c]]
+                cx = r[0] + r[2] / 2.0
+                cy = r[1] + r[3] / 2.0
+                gs[c] = signature.sheet((cx - pw / 2.0, cy - ph / 2.0, cx + pw / 2.0, cy + ph / 2.0), pz, sx[c], sy[c])
+            self.gs = gs
+        # sensor positions and zone rectangles: only the dipole fit reads
+        # them after this
+        if self.gs is not None:
+            sx = sy = rects = None
+        self.sx = sx
+        self.sy = sy
+        self.rects = rects
+        self.sigs = {}
+        self.pending = {}
+        self.lastz = 0.0         # z score of the last identification
+        self.lastp = 0.0         # ... the posterior of the one it named
+        self.lastalt = None      # ... its runner-up when it was decided unsure
+        self.lastcands = None    # ... the candidates it was among
+        self.lastothers = ()
+
+    def level(self, zi, vec, nframes):
+        """(level, standard error, plausible) of the field vec (a change of
+        the zone's state, averaged over nframes frames)."""
+        p = self.p
+        chs = p.zch[zi]
+        hl = p.hl
+        bad = hl.bad
+        vs = []
+        gs = []
+        xs = []
+        ys = []
+        for j in range(len(chs)):
+            c = chs[j]
+            if bad[c]:
+                continue
+            if hl.clipped(c):
+                continue   # clipped: its value says little
+            vs.append(vec[j])
+            if self.gs is not None:
+                gs.append(self.gs[c])
+            else:
+                xs.append(self.sx[c])
+                ys.append(self.sy[c])
+        if not vs:
+            return 0.0, 1.0, False
+        par = p.params
+        noise = p.fr.noise
+        if self.gs is not None:
+            b, k, spread = signature.level(vs, gs)
+            if k == 0:
+                return 0.0, 1.0, False
+            se = 1.1 * noise / (0.9 * (k * nframes) ** 0.5)
+            ok = abs(b) >= par["min_level_sigma"] * se
+            return b, se, ok
+        a, px, py, res = signature.fit(xs, ys, vs, self.rects[zi], self.height)
+        se = 0.15 * abs(a) + noise / (nframes ** 0.5)
+        return a, se, res <= par["fit_max_residual"] and abs(a) > 0.0
+
+    def alike(self, bid, level):
+        """Registered Bakugan whose signature is within alike_rel of level:
+        the mat can take one for the other when both may land."""
+        r = self.p.params["alike_rel"] * abs(level)
+        return [b for b in self.sigs if b != bid and abs(self.sigs[b] - level) <= r]
+
+    def identify(self, zi, level, se, force, t, cands=None, guess=False):
+        """(bakugan id, learned?, certain?) for a Bakugan of signature level
+        (standard error se) landing on zi, or None to wait for more frames:
+        two candidates are still plausible, or none matches yet (a Bakugan
+        still coming down), and max_wait_ms has not passed. guess: the early
+        land's best guess, among the referee's candidates only (one it does
+        not expect needs the settled level to win)."""
+        pl = self.p
+        bid = self.pending.pop(zi, None)
+        if bid is not None:
+            self.sigs[bid] = level
+            return bid, True, True
+        others = ()
+        if cands is None and pl.context is not None:
+            cands = pl.context()
+        p = pl.params
+        where = pl.oc.where
+        if cands is None:
+            cands = [b for b in self.sigs if b not in where]
+        else:
+            # One the mat sees standing on another zone is not this one.
+            free = [b for b in cands if where.get(b, zi) == zi]
+            if free:
+                cands = free
+            # The referee's picture can be wrong (an earlier landing taken
+            # for another Bakugan): one it does not expect may still land,
+            # if its signature says so clearly.
+            if p["other_prior"] > 0.0 and not guess:
+                others = [b for b in self.sigs if b not in cands and b not in where]
+        if not cands and not others:
+            self.lastp = 0.0
+            return None, False, False     # nothing to tell it by: waiting would not help
+        b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], others, p["other_prior"])
+        self.lastz = z
+        self.lastp = post
+        self.lastalt = None
+        self.lastcands = cands
+        self.lastothers = others
+        if force and not guess and post < p["decide_p"] and b in cands:
+            # decided without being sure: the runner-up among the expected
+            # ones is what the thrower may be asked about (`unsure`)
+            rest = [c for c in cands if c != b and c in self.sigs]
+            if rest:
+                self.lastalt = signature.posterior(level, se, rest, self.sigs, p["rel_spread"])[0]
+        if force:
+            return b, False, post >= p["certain_p"]
+        if post < p["decide_p"]:
+            pl._wait(zi, "ambiguous", b, post)
+            return None
+        if z > p["match_z"]:
+            pl._wait(zi, "mismatch", b, z)
+            return None
+        # A ball that has rolled to a stop reads below what it will read
+        # standing open a moment later: a level that may be a stronger
+        # candidate still opening waits until it has held for ramp_ms.
+        sb = self.sigs.get(b)
+        if sb is not None and t - pl.fr.wt0[zi] < p["ramp_ms"]:
+            for c in cands:
+                sc = self.sigs.get(c)
+                if c != b and sc is not None and (sc > 0.0) == (sb > 0.0) and \
+                        abs(level) < p["ramp_share"] * abs(sc):
+                    pl._wait(zi, "ramp")
+                    return None
+        return b, False, post >= p["certain_p"]
+
+    def names_learnt(self, zi, level, se, t, cands):
+        """The learnt Bakugan among cands that level names within match_z
+        (an arrival's probe: a forced guess, no lesson taken), else None."""
+        self.lastz = 99.0
+        got = self.identify(zi, level, se, True, t, cands, True)
+        if got is not None and got[0] is not None and got[0] in self.sigs and self.lastz <= self.p.params["match_z"]:
+            return got[0]
+        return None
+
+    def early(self, zi, level, se, t):
+        """Say at once that something landed on zi, with the best guess of
+        who it is; the decision (the level settled and averaged, the same
+        candidates) confirms it or amends it with `ident`. Only a level that
+        a candidate has (a ball rolling slowly through reads some weaker
+        field for a moment), only once the window has held early_ms, never
+        for a registration's lesson."""
+        pl = self.p
+        p = pl.params
+        oc = pl.oc
+        if not pl.early or oc.prov[zi] is not None or zi in self.pending or \
+                t - pl.fr.wt0[zi] < p["early_ms"]:
+            return
+        cands = pl.context() if pl.context is not None else None
+        self.lastz = 0.0
+        got = self.identify(zi, level, se, True, t, cands, True)
+        if self.lastz <= p["early_z"] and got[0] in self.sigs:   # (a learnt level, not a guess at one)
+            oc.prov[zi] = (got[0], cands)
+            oc.put(got[0], zi)
+            pl._emit("land", t, "zone", pl.zone_ids[zi], "bakugan", got[0])
+
+    # -- refinement: the frames after a landing ----------------------------
+
+    def refined(self, zi, t):
+        """The refinement of zone zi's last landing ended (refine_ms, or the
+        field moved): residues of lifted fields are dropped once the zone
+        reads quiet; the landing's field, level and learnt signature are
+        those of the averaged frames, and a landing decided without
+        certainty is named again."""
+        pl = self.p
+        fr = pl.fr
+        oc = pl.oc
+        fr.rfn[zi] = 0
+        na = fr.nacc[zi]
+        if na < 5:
+            return
+        chs = pl.zch[zi]
+        occ = oc.occ[zi]
+        landed = [x for x in occ if x.landed]
+        if len(landed) != len(occ):
+            # Residues of fields lifted away: gone when the zone reads its
+            # landed occupants' fields and nothing more.
+            mean = fr.mean(zi)
+            for x in landed:
+                for j in range(len(chs)):
+                    mean[j] -= x.contrib[j]
+            if fr.quiet(zi, mean, na):
+                oc.set(zi, landed)
+                st = [0.0] * len(chs)
+                for x in landed:
+                    for j in range(len(chs)):
+                        st[j] += x.contrib[j]
+                fr.set_state(zi, st)
+            return
+        o = None
+        for x in occ:
+            if x.landed and x.under is not None:
+                o = x
+        if o is None or o.bid is None:
+            return
+        m = len(chs)
+        mean = fr.mean(zi)
+        # The zone's state is the refined mean from now on: the state set at
+        # the decision (a few frames, maybe still rising) and followed only
+        # slowly since would be the `under` of a second Bakugan landing here
+        # (a battle), its error all in that one's level (seen: +10 %).
+        fr.set_state(zi, mean)
+        contrib = [mean[j] - o.under[j] for j in range(m)]
+        level, se, ok = self.level(zi, contrib, na)
+        if not ok:
+            return
+        o.contrib = dv(contrib)
+        o.sig = level
+        if o.cands is not None and not o.learned and not o.certain and o is occ[-1]:
+            self._reident(zi, o, level, se, t)
+        if o.learned:
+            self.sigs[o.bid] = level
+        elif o.certain and o.bid in self.sigs:
+            self.sigs[o.bid] = 0.75 * self.sigs[o.bid] + 0.25 * level
+
+    def _reident(self, zi, o, level, se, t):
+        """Name the Bakugan o again from its refined level (refine_ms of
+        frames instead of the decision's few): a landing decided without
+        certainty is amended (`ident`) when the refined level names another
+        of the candidates it was decided among, and the table asks the
+        thrower (`unsure`, the first name the other answer: the mat changed
+        its mind). Only the zone's last landing (an `ident` amends the
+        zone's last `land`)."""
+        pl = self.p
+        p = pl.params
+        oc = pl.oc
+        cands = o.cands
+        o.cands = None
+        b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], o.others, p["other_prior"])
+        if b is None or z > p["match_z"] or (b != o.bid and not oc.free(b, zi)):
+            return     # (or the one named stands on another zone)
+        o.certain = post >= p["certain_p"]
+        zone = pl.zone_ids[zi]
+        if pl.on_named is not None and b == o.bid:
+            pl.on_named(zone, b, post)
+        if b == o.bid:
+            return
+        old = o.bid
+        o.bid = b
+        oc.unput(old, zi)
+        oc.where[b] = zi
+        pl._emit("ident", t, "zone", zone, "bakugan", b)
+        if pl.on_named is not None:
+            pl.on_named(zone, b, post)
+        if old is not None and pl.sink is not None:
+            # The mat changed its mind: the thrower is asked (the first name
+            # is the other answer) even when the refined level looks clear.
+            pl.sink({"ev": "unsure", "t": t, "zone": zone, "bakugan": b, "alt": old})

@@ -71,6 +71,7 @@ class Game(beach.Game):
         self.emit("pass", t, (("player", p),))
 
     def check_ability(self, p, card):
+        beach.Game.check_ability(self, p, card)
         if card != self.set_item[p]:
             raise Reject("only the item set in %s's area (%s) may be played" % (self.names[p], self.set_item[p]))
         a = self.bak_owner[self.battle[1]]

@@ -47,7 +47,7 @@ from referee.errors import Reject, SetupError
 from referee import header as _header
 from referee.battle import Battle
 from referee.state import (UNUSED, USED, OUT, SETUP, PLAY, REFILL, OVER,  # noqa: F401 (modes import them here)
-                           COLS, touching, _errtext)
+                           COLS, touching)
 
 INPUTS = ("gate", "land", "miss", "ability", "resolve", "choose", "reveal")
 
@@ -99,7 +99,12 @@ class Engine(Battle):
             if snap is not None:
                 self._load(snap)
             del self._buf[mark:]
-            why = str(e) if isinstance(e, Reject) else "malformed event: %s" % _errtext(e)
+            if isinstance(e, Reject):
+                why = str(e)
+            elif isinstance(e, KeyError):
+                why = "malformed event: missing field %s" % (e.args[0] if e.args else "?",)
+            else:
+                why = "malformed event: bad field"
             self.emit("reject", t, (("input", kind), ("reason", why)))
             self._flush()
             return False
@@ -363,11 +368,6 @@ class Engine(Battle):
         if self.all_standing(p):
             return (p, self.standing(p))
         return (p, self.owned(p, UNUSED) or self.owned(p, USED))
-
-
-def check_players(header, lo, hi):
-    """Raise SetupError unless the header is valid for lo..hi players."""
-    _header.check(header, lo, hi)
 
 
 __all__ = ("Engine", "Reject", "SetupError", "UNUSED", "USED", "OUT")

@@ -38,6 +38,12 @@ def touching(a, b):
     return a != b and -1 <= dr <= 1 and -1 <= dc <= 1
 
 
+def placed(w, words):
+    """Words for location w: words[0] % w on a zone, else words[-w]
+    (UNUSED, USED, OUT are -1, -2, -3)."""
+    return words[0] % w if w >= 0 else words[-w]
+
+
 class State:
     MODE = "official"
     MIN_PLAYERS = 2
@@ -163,14 +169,7 @@ class State:
         return b
 
     def where(self, b):
-        z = self.loc[b]
-        if z >= 0:
-            return "standing on zone %d" % z
-        if z == USED:
-            return "in the used pile"
-        if z == OUT:
-            return "out of the game"
-        return "unused"
+        return placed(self.loc[b], ("standing on zone %d", "unused", "in the used pile", "out of the game"))
 
     def owned(self, p, where):
         """Ids of player p's Bakugan at location `where`, in header order."""
@@ -323,9 +322,3 @@ class State:
             z, a, d, parts, w = self.last_battle
             lb = {"zone": z, "attacker": a, "defender": d, "parts": parts, "winner": w}
         return bt, lb
-
-
-def _errtext(e):
-    if isinstance(e, KeyError):
-        return "missing field %s" % (e.args[0] if e.args else "?",)
-    return "bad field"

@@ -114,10 +114,6 @@ class Variant(VariantState):
         self.choice = [p, z, b]
         self.emit("pick", t, (("player", p), ("zone", z), ("options", own + [b]), ("for", "stay")))
 
-    def stood(self, p, b, z, t):
-        """b opened alone (or beside own Bakugan the mode allows)."""
-        pass
-
     def battle_over(self, z, win, lose, t):
         """After the battle arithmetic: move the pieces (mode rules)."""
         self.send_back(lose, "lost the battle", t)
@@ -133,11 +129,6 @@ class Variant(VariantState):
         pass
 
     # ------------------------------------------------------------------ I/O
-    # feed() is the engine's; what is pending here (a battle, a pick) is
-    # settled by settle() below.
-    def pending(self, kind):
-        return self.battle is not None or self.choice is not None
-
     def settle(self, kind, t):
         """Resolve what is pending and not addressed by an event of `kind`."""
         while self.phase != OVER:

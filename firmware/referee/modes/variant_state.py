@@ -5,6 +5,7 @@ hand, refills owed, players leaving, the final score and the view. The
 rules (hooks and handlers) are in modes/variant.py.
 """
 from referee.engine import Engine, OUT, OVER, UNUSED, USED
+from referee.state import placed
 from referee.errors import SetupError
 from referee import header as _header
 
@@ -169,14 +170,7 @@ class VariantState(Engine):
         return [o for o in self.stand.get(z, ()) if self.bak_owner[o] == p]
 
     def card_where(self, g):
-        w = self.gloc[g]
-        if w >= 0:
-            return "on zone %d" % w
-        if w == USED:
-            return "captured"
-        if w == OUT:
-            return "out of play"
-        return "in the hand"
+        return placed(self.gloc[g], ("on zone %d", "in the hand", "captured", "out of play"))
 
     def activate(self, z):
         if z not in self.active:

@@ -7,9 +7,11 @@ from referee.state import State
 
 class Battle(State):
     ABILITY = "ability"  # how rejects name an ability card
+    TIES_TO_ATTACKER = False
 
     def start_battle(self, z, attacker, defender, t):
         self.battle = [z, attacker, defender, []]
+        self.acted = []
         self.emit("clash", t, (("zone", z), ("attacker", attacker), ("defender", defender)))
 
     def on_ability(self, ev, t):
@@ -25,7 +27,11 @@ class Battle(State):
         if self.bak_owner[bt[1]] != p and self.bak_owner[bt[2]] != p:
             raise Reject("%s is not in this battle" % self.names[p])
         self.check_ability(p, card)
-        self.use_ability(p, card, t)
+        self.used_abil[p].append(card)
+        bt[3].append((p, card))
+        if p not in self.acted:
+            self.acted.append(p)
+        self.emit("ability", t, (("player", p), ("card", card)))
 
     def no_card(self, p, card):
         """The reject when p has no ability card `card`."""
@@ -34,11 +40,6 @@ class Battle(State):
     def check_ability(self, p, card):
         """Modes add conditions (levels, attribute matching)."""
         pass
-
-    def use_ability(self, p, card, t):
-        self.used_abil[p].append(card)
-        self.battle[3].append((p, card))
-        self.emit("ability", t, (("player", p), ("card", card)))
 
     def on_resolve(self, ev, t):
         if self.battle is None:
@@ -80,8 +81,9 @@ class Battle(State):
         return [self.bak_g[b], cards, ab]
 
     def battle_winner(self, attacker, defender, pa, pd):
-        """Official: higher power wins, a tie goes to the one that stood first."""
-        return attacker if pa > pd else defender
+        """Higher power wins; a tie goes to the one that stood first
+        (official), or to the attacker (TIES_TO_ATTACKER: the variants)."""
+        return attacker if pa > pd or (pa == pd and self.TIES_TO_ATTACKER) else defender
 
     def resolve_battle(self, t):
         z, att, dfd, mods = self.battle
@@ -101,7 +103,9 @@ class Battle(State):
         self.emit("battle", t, (("zone", z), ("attacker", att), ("defender", dfd), ("power", power),
                                 ("parts", parts), ("winner", win)))
         self.after_battle(z, win, att if win == dfd else dfd, t)
+        self.end_turn(t)
 
     def after_battle(self, z, winner, loser, t):
+        """What the battle's result does to the pieces (rule 9: the winner
+        takes the gate)."""
         self.capture(self.bak_owner[winner], z, "battle", t)
-        self.end_turn(t)

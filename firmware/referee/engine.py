@@ -18,7 +18,7 @@ official sheet's; docs/modes/README.md, "Writing a mode"):
     stood(p, b, z, t)         b opened alone on zone z
     start_battle(z, a, d, t)  a clash begins
     check_ability(p, card)    conditions on playing an ability card
-    use_ability(p, card, t)   record a card played in the pending battle
+    no_card(p, card)          the reject when p has no such ability card
     battle_cards(b, z, att)   the cards whose values add to b's power
     card_effects(b, z, att)   effects of cards besides the abilities played
     battle_parts(...)         [G, cards, abilities] of a battler
@@ -28,8 +28,7 @@ official sheet's; docs/modes/README.md, "Writing a mode"):
     end_turn(t), next_player(p), refresh_hand(p, t)   the turn order
     pending(kind), settle(kind, t)   what an event of `kind` settles first
     expected()                who throws next and with which Bakugan
-    card_where(g)             where a card not in the hand is (for rejects)
-    _extra_save(), _extra_load(x), view()   more state, more view
+    STATE, _extra_save(), _extra_load(x), view()   more state, more view
 
 Input events are dicts as in the event log ({"t", "ev", ...}). Output events
 go to `sink(kind, t, pairs)` where pairs is a tuple of (key, value); see
@@ -47,7 +46,7 @@ from referee.errors import Reject, SetupError
 from referee import header as _header
 from referee.battle import Battle
 from referee.state import (UNUSED, USED, OUT, SETUP, PLAY, REFILL, OVER,  # noqa: F401 (modes import them here)
-                           COLS, touching)
+                           COLS, touching, placed)
 
 INPUTS = ("gate", "land", "miss", "ability", "resolve", "choose", "reveal")
 
@@ -62,6 +61,8 @@ class Engine(Battle):
     # How rejects name the cards: (gate card, gate card in a sentence),
     # (ability card, ability card in a sentence).
     CARD = ("gate card", "gate")
+    # Where a card is, for placed() (on a zone, in the hand, captured, out).
+    CARD_WHERE = ("already on the field", "", "already captured", "already captured")
     END_NOTE = None  # a note for the `end` event (snooker: whose scoring rule)
 
     @classmethod
@@ -150,7 +151,7 @@ class Engine(Battle):
             raise Reject("%s %s belongs to %s, not %s" % (
                 self.CARD[1], gid, self.names[self.gate_owner[gid]], self.names[p]))
         if self.gloc[gid] != UNUSED:
-            raise Reject("%s %s is %s" % (self.CARD[1], gid, self.card_where(gid)))
+            raise Reject("%s %s is %s" % (self.CARD[1], gid, placed(self.gloc[gid], self.CARD_WHERE)))
         self.place_card(p, gid, z, t)
 
     def place_card(self, p, gid, z, t):

@@ -38,10 +38,25 @@ def touching(a, b):
     return a != b and -1 <= dr <= 1 and -1 <= dc <= 1
 
 
+def _copy(x):
+    t = type(x)
+    if t is list:
+        return [_copy(v) for v in x]
+    if t is dict:
+        d = {}
+        for k in x:
+            d[k] = _copy(x[k])
+        return d
+    return x
+
+
 def placed(w, words):
-    """Words for location w: words[0] % w on a zone, else words[-w]
-    (UNUSED, USED, OUT are -1, -2, -3)."""
-    return words[0] % w if w >= 0 else words[-w]
+    """Words for location w: words[0] on a zone (with its number if it
+    has a %d), else words[-w] (UNUSED, USED, OUT are -1, -2, -3)."""
+    if w < 0:
+        return words[-w]
+    s = words[0]
+    return s % w if "%" in s else s
 
 
 class State:
@@ -50,6 +65,7 @@ class State:
     MAX_PLAYERS = 2
     OPENING_GATES = 1  # gates each player places before the first throw
     TARGET = 3  # gates to capture when the header has no "target"
+    STATE = ()  # names of a mode's own dynamic attributes, for the snapshot
 
     def __init__(self, header, sink=None):
         _header.check(header, self.MIN_PLAYERS, self.MAX_PLAYERS)
@@ -105,6 +121,7 @@ class State:
         self.owe = [self.OPENING_GATES] * self.n  # gates owed in SETUP/REFILL
         self.placed = 0  # gates placed by the current player this turn
         self.battle = None  # [zone, attacker, defender, [(player, card)...]]
+        self.acted = []  # players who played a card (or passed) in this battle
         self.choice = None  # [player, zone, bakugan]
         self.winner = None
         self.last_battle = None  # arithmetic of the last battle, for views
@@ -143,11 +160,15 @@ class State:
         self._extra_load(extra)
 
     def _extra_save(self):
-        """Modes with more state return a copy of it here."""
-        return None
+        """A copy of the mode's own state: the attributes named in STATE
+        (modes with other state override this and _extra_load)."""
+        return [_copy(getattr(self, k)) for k in self.STATE]
 
     def _extra_load(self, extra):
-        pass
+        i = 0
+        for k in self.STATE:
+            setattr(self, k, extra[i])
+            i += 1
 
     # ------------------------------------------------------------- helpers
     def _player(self, ev):
@@ -231,10 +252,6 @@ class State:
         self.gloc[gid] = z
         self.field[z] = gid
         self.emit("placed", t, (("player", p), ("gate", gid), ("zone", z)))
-
-    def card_where(self, g):
-        """Where gate card g is, for a reject (it is not in the hand)."""
-        return "already on the field" if self.gloc[g] >= 0 else "already captured"
 
     def check_turn(self, p, b):
         if p != self.turn:

@@ -78,8 +78,8 @@ class Game(beach.Game):
         if p != a and a not in self.acted:
             raise Reject("the attacker %s chooses first (ability or pass)" % self.names[a])
 
-    def battle_over(self, z, win, lose, t):
-        beach.Game.battle_over(self, z, win, lose, t)
+    def after_battle(self, z, win, lose, t):
+        beach.Game.after_battle(self, z, win, lose, t)
         pw = self.bak_owner[win]
         pl = self.bak_owner[lose]
         c = self.set_item[pl]

@@ -34,6 +34,7 @@ from referee.modes.variant_state import VariantState, _show  # noqa: F401 (modes
 
 class Variant(VariantState):
     ABILITY = "card"  # how rejects name an ability card
+    TIES_TO_ATTACKER = True  # the attacker landed later
     INPUTS = Engine.INPUTS + ("pick", "pass", "item")
     # Inputs addressed to a pending battle (any other resolves it first).
     BATTLE_INPUTS = Engine.BATTLE_INPUTS + ("pick", "pass")
@@ -99,7 +100,8 @@ class Variant(VariantState):
         if z not in self.active:
             return "no card on zone %d" % z
         if z not in self.targets(b):
-            return "zone %d cannot be reached from %s" % (z, self._origin(b))
+            w = self.loc[b]
+            return "zone %d cannot be reached from %s" % (z, "zone %d" % w if w >= 0 else "the hand")
         return None
 
     def throw_failed(self, b, reason, t):
@@ -114,8 +116,9 @@ class Variant(VariantState):
         self.choice = [p, z, b]
         self.emit("pick", t, (("player", p), ("zone", z), ("options", own + [b]), ("for", "stay")))
 
-    def battle_over(self, z, win, lose, t):
-        """After the battle arithmetic: move the pieces (mode rules)."""
+    def after_battle(self, z, win, lose, t):
+        """After the battle arithmetic: move the pieces (mode rules).
+        Default: the loser goes back to the hand."""
         self.send_back(lose, "lost the battle", t)
 
     def check_end(self, t):
@@ -148,10 +151,6 @@ class Variant(VariantState):
                 return
 
     # -------------------------------------------------------------- helpers
-    def _origin(self, b):
-        w = self.loc[b]
-        return "zone %d" % w if w >= 0 else "the hand"
-
     def ready(self, p):
         if self.phase == SETUP:
             raise Reject("set-up: %s" % self.setup_waiting())
@@ -256,7 +255,6 @@ class Variant(VariantState):
 
     def start_battle(self, z, attacker, defender, t):
         Engine.start_battle(self, z, attacker, defender, t)
-        self.acted = []
         q = self.bak_owner[defender]
         mine = self.own_on(q, z)
         if len(mine) > 1:
@@ -300,13 +298,14 @@ class Variant(VariantState):
             self._buf[-1] = (kind, t0, pairs + (("hsp", hsp),))
 
     def on_choose(self, ev, t):
-        raise Reject("mode %s has no take-or-move choice (pick names a Bakugan)" % self.MODE)
+        """choose, pass and item, in a mode that has none of them."""
+        k = ev["ev"]
+        if k == "pass":
+            raise Reject("nothing to pass")
+        raise Reject(("mode %s sets no item cards" if k == "item" else
+                      "mode %s has no take-or-move choice (pick names a Bakugan)") % self.MODE)
 
-    def on_pass(self, ev, t):
-        raise Reject("nothing to pass")
-
-    def on_item(self, ev, t):
-        raise Reject("mode %s sets no item cards" % self.MODE)
+    on_pass = on_item = on_choose
 
     def no_card(self, p, card):
         if self.ABILITIES is None:
@@ -332,20 +331,7 @@ class Variant(VariantState):
             if not self.behind(p):
                 raise Reject("%s may play %s only when behind in the battle" % (self.names[p], card))
 
-    def use_ability(self, p, card, t):
-        Engine.use_ability(self, p, card, t)
-        if p not in self.acted:
-            self.acted.append(p)
-
     # --------------------------------------------------------------- battle
-    def battle_winner(self, attacker, defender, pa, pd):
-        return attacker if pa >= pd else defender  # ties: the attacker (landed later)
-
-    def after_battle(self, z, win, lose, t):
-        self.battle_over(z, win, lose, t)
-        self.acted = []
-        self.end_turn(t)
-
     # ----------------------------------------------------------------- turn
     def end_turn(self, t):
         if self.phase == OVER or self.battle is not None or self.choice is not None:

@@ -5,23 +5,10 @@ hand, refills owed, players leaving, the final score and the view. The
 rules (hooks and handlers) are in modes/variant.py.
 """
 from referee.engine import Engine, OUT, OVER, UNUSED, USED
-from referee.state import placed
 from referee.errors import SetupError
 from referee import header as _header
 
 ATTRIBUTES = _header.ATTRIBUTES
-
-
-def _copy(x):
-    t = type(x)
-    if t is list:
-        return [_copy(v) for v in x]
-    if t is dict:
-        d = {}
-        for k in x:
-            d[k] = _copy(x[k])
-        return d
-    return x
 
 
 def _show(v):
@@ -31,9 +18,10 @@ def _show(v):
 
 class VariantState(Engine):
     CARD = ("card", "card")  # how rejects name the cards
+    CARD_WHERE = ("on zone %d", "in the hand", "captured", "out of play")
     MAX_ABILITIES = 0
     HSP_DEFAULT = 0  # a card's score value when the header gives no "hsp"
-    # Dynamic state besides the engine's, copied by the snapshot.
+    # Dynamic state besides the engine's, copied by the snapshot (State.STATE).
     STATE = ("active", "prev", "seized", "prizes", "void_b", "void_c", "void_i", "gone",
              "refills", "acted", "hsp", "put_back")
     # What the sheet has each player bring: ((key, count, the sheet's words),
@@ -101,7 +89,6 @@ class VariantState(Engine):
         self.void_i = []  # [owner, item card] out of play
         self.gone = [0] * n  # 1: the player has left the game
         self.refills = []  # [[player, zone]] cards owed, in order
-        self.acted = []  # players who played a card or passed in this battle
         # Bakugan the referee has standing on a zone where the players still
         # have to put them by hand (after a failed throw from a card, a step
         # back, the compass turn): expects() offers them to identification,
@@ -142,15 +129,6 @@ class VariantState(Engine):
                         " in all" if total else " per player", got,
                         "header.kit.%s" % k if k in kit else "the sheet: %s; header.kit.%s changes the count" % (words, k)))
 
-    def _extra_save(self):
-        return [_copy(getattr(self, k)) for k in self.STATE]
-
-    def _extra_load(self, extra):
-        i = 0
-        for k in self.STATE:
-            setattr(self, k, extra[i])
-            i += 1
-
     def in_game(self):
         return [p for p in range(self.n) if not self.gone[p]]
 
@@ -168,9 +146,6 @@ class VariantState(Engine):
 
     def own_on(self, p, z):
         return [o for o in self.stand.get(z, ()) if self.bak_owner[o] == p]
-
-    def card_where(self, g):
-        return placed(self.gloc[g], ("on zone %d", "in the hand", "captured", "out of play"))
 
     def activate(self, z):
         if z not in self.active:

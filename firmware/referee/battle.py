@@ -11,7 +11,7 @@ class Battle(State):
 
     def start_battle(self, z, attacker, defender, t):
         self.battle = [z, attacker, defender, []]
-        self.acted = []
+        self.acted = []  # players who played a card (or passed) in this battle
         self.emit("clash", t, (("zone", z), ("attacker", attacker), ("defender", defender)))
 
     def on_ability(self, ev, t):

@@ -66,12 +66,6 @@ class Variant(VariantState):
         """Zones where player p may place set-up cards (None: any zone)."""
         return None
 
-    def check_setup_zone(self, p, z):
-        zs = self.setup_zones(p)
-        if zs is not None and z not in zs:
-            raise Reject("%s's set-up cards go on zone %s, not zone %d" % (
-                self.names[p], " or ".join([str(x) for x in zs]), z))
-
     def setup_done(self):
         """Besides the set-up cards (longhu: Bakugan pre-placed too)."""
         return True
@@ -185,7 +179,10 @@ class Variant(VariantState):
                 raise Reject("%s has placed all their set-up cards" % self.names[p])
             if z in self.field:
                 raise Reject("zone %d already holds card %s" % (z, self.field[z]))
-            self.check_setup_zone(p, z)
+            zs = self.setup_zones(p)
+            if zs is not None and z not in zs:
+                raise Reject("%s's set-up cards go on zone %s, not zone %d" % (
+                    self.names[p], " or ".join([str(x) for x in zs]), z))
             self.owe[p] -= 1
             self.put_card(p, gid, z, t)
             self.maybe_start(t)

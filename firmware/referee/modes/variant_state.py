@@ -89,6 +89,7 @@ class VariantState(Engine):
         self.void_i = []  # [owner, item card] out of play
         self.gone = [0] * n  # 1: the player has left the game
         self.refills = []  # [[player, zone]] cards owed, in order
+        self.acted = []  # players who played a card or passed in this battle
         # Bakugan the referee has standing on a zone where the players still
         # have to put them by hand (after a failed throw from a card, a step
         # back, the compass turn): expects() offers them to identification,
@@ -128,9 +129,6 @@ class VariantState(Engine):
                         self.MODE, want, "different attributes" if k == "attributes" else k,
                         " in all" if total else " per player", got,
                         "header.kit.%s" % k if k in kit else "the sheet: %s; header.kit.%s changes the count" % (words, k)))
-
-    def in_game(self):
-        return [p for p in range(self.n) if not self.gone[p]]
 
     def skips(self, p):
         """True if p's turns are skipped: p has left (central-battlefield
@@ -251,9 +249,10 @@ class VariantState(Engine):
                 continue  # a player owing a refill places it first
             if not self.owned(p, UNUSED) and not self.standing(p):
                 self.leave(p, "lost all their Bakugan", t)
-            elif not self.gates_in_hand(p) and not self.cards_down(p):
+            elif not self.gates_in_hand(p) and not [g for g in self.gate_ids
+                                                    if self.gate_owner[g] == p and self.gloc[g] >= 0]:
                 self.leave(p, "lost all their cards", t)
-        left = self.in_game()
+        left = [p for p in range(self.n) if not self.gone[p]]
         if len(left) <= 1:
             self.final(t, "one player left" if left else "no player left")
             return
@@ -262,10 +261,6 @@ class VariantState(Engine):
                 if self.owned(p, UNUSED):
                     return
             self.final(t, "no Bakugan left in any hand")
-
-    def cards_down(self, p):
-        """p's cards on the field."""
-        return [g for g in self.gate_ids if self.gate_owner[g] == p and self.gloc[g] >= 0]
 
     def declare(self, p, t, reason=None):
         self.winner = p

@@ -222,6 +222,10 @@ class Variant(VariantState):
             self.emit("turn", t, (("player", self.turn),))
 
     def on_land(self, ev, t):
+        # The variants' own throw (not the engine's rule 7 move): from the
+        # hand or from the card it stands on, to the zones it can reach
+        # (targets), a failed one going back (throw_failed), a Bakugan put
+        # back by hand confirmed silently.
         b = self._bakugan(ev)
         z = self._zone(ev)
         p = self.bak_owner[b]
@@ -304,6 +308,7 @@ class Variant(VariantState):
 
     on_pass = on_item = on_choose
 
+    # --------------------------------------------------------------- battle
     def no_card(self, p, card):
         if self.ABILITIES is None:
             return "mode %s has no ability cards" % self.MODE
@@ -328,7 +333,6 @@ class Variant(VariantState):
             if not self.behind(p):
                 raise Reject("%s may play %s only when behind in the battle" % (self.names[p], card))
 
-    # --------------------------------------------------------------- battle
     # ----------------------------------------------------------------- turn
     def end_turn(self, t):
         if self.phase == OVER or self.battle is not None or self.choice is not None:

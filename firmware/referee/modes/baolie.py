@@ -39,7 +39,7 @@ class Game(Variant):
         self.owe_refill(p, z, t)
         Variant.double(self, p, b, z, own, t)
 
-    def battle_over(self, z, win, lose, t):
+    def after_battle(self, z, win, lose, t):
         pw = self.bak_owner[win]
         pl = self.bak_owner[lose]
         self.seize(pw, lose, t)

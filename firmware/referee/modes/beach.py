@@ -52,7 +52,7 @@ class Game(Variant):
             self.retire(o, "two on one card", t)
         self.owe_refill(p, z, t)
 
-    def battle_over(self, z, win, lose, t):
+    def after_battle(self, z, win, lose, t):
         pw = self.bak_owner[win]
         pl = self.bak_owner[lose]
         self.seize(pw, lose, t)

@@ -71,14 +71,15 @@ class Game(beach.Game):
         self.emit("pass", t, (("player", p),))
 
     def check_ability(self, p, card):
+        beach.Game.check_ability(self, p, card)
         if card != self.set_item[p]:
             raise Reject("only the item set in %s's area (%s) may be played" % (self.names[p], self.set_item[p]))
         a = self.bak_owner[self.battle[1]]
         if p != a and a not in self.acted:
             raise Reject("the attacker %s chooses first (ability or pass)" % self.names[a])
 
-    def battle_over(self, z, win, lose, t):
-        beach.Game.battle_over(self, z, win, lose, t)
+    def after_battle(self, z, win, lose, t):
+        beach.Game.after_battle(self, z, win, lose, t)
         pw = self.bak_owner[win]
         pl = self.bak_owner[lose]
         c = self.set_item[pl]

@@ -42,7 +42,7 @@ class Game(Variant):
             r[z] = [None, "base"]
         return r
 
-    def battle_over(self, z, win, lose, t):
+    def after_battle(self, z, win, lose, t):
         self.send_back(lose, "lost the battle", t)
         self.rotate(t)
 

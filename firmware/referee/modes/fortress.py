@@ -146,7 +146,7 @@ class Game(Variant):
             return [(self.bak_owner[att], self.gate_effect[g])]
         return []
 
-    def battle_over(self, z, win, lose, t):
+    def after_battle(self, z, win, lose, t):
         pw = self.bak_owner[win]
         pl = self.bak_owner[lose]
         for o in list(self.stand.get(z, ())):

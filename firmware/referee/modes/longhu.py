@@ -108,7 +108,7 @@ class Game(Variant):
             cards.append(self.field[h])
         return cards
 
-    def battle_over(self, z, win, lose, t):
+    def after_battle(self, z, win, lose, t):
         att = self.last_battle[1]
         h = self.home[att]
         pw = self.bak_owner[win]

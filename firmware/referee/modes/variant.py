@@ -19,37 +19,22 @@ What the variants share and the official game does not have:
   attribute matching, once per game, no command twice;
 - players leaving the game and clockwise turns skipping them.
 
-This base overrides the engine's feed() to settle what is pending (a battle,
-a pick) before an event not addressed to it (INPUTS and BATTLE_INPUTS as in
-the engine). As in the engine, handlers check everything before changing
-anything, and a snapshot restores what settling changed when the event is
-then rejected, so a rejected event changes nothing.
+This base hooks into the engine (the hooks: referee/engine.py) and adds
+its own for the modes (listed below, under "mode hooks"); its table (the
+state above, the score, the view) is modes/variant_state.py. What is pending
+(a battle, a pick) is settled by settle() before an event not addressed to
+it. As in the engine, handlers check everything before changing anything,
+and a snapshot restores what settling changed when the event is then
+rejected, so a rejected event changes nothing.
 """
-from referee.engine import Engine, OUT, OVER, PLAY, REFILL, SETUP, UNUSED, USED
-from referee.errors import Reject, SetupError
-from referee import header as _header
-
-ATTRIBUTES = _header.ATTRIBUTES
+from referee.engine import Engine, OVER, PLAY, REFILL, SETUP, UNUSED
+from referee.errors import Reject
+from referee.modes.variant_state import VariantState, _show  # noqa: F401 (modes import _show here)
 
 
-def _copy(x):
-    t = type(x)
-    if t is list:
-        return [_copy(v) for v in x]
-    if t is dict:
-        d = {}
-        for k in x:
-            d[k] = _copy(x[k])
-        return d
-    return x
-
-
-def _show(v):
-    s = repr(v)
-    return s if len(s) < 40 else s[:37] + "..."
-
-
-class Variant(Engine):
+class Variant(VariantState):
+    ABILITY = "card"  # how rejects name an ability card
+    TIES_TO_ATTACKER = True  # the attacker landed later
     INPUTS = Engine.INPUTS + ("pick", "pass", "item")
     # Inputs addressed to a pending battle (any other resolves it first).
     BATTLE_INPUTS = Engine.BATTLE_INPUTS + ("pick", "pass")
@@ -57,120 +42,13 @@ class Variant(Engine):
     # behind), "item" (support + attribute match + no command twice),
     # "set_item" (beach2: the item set in one's area, attacker first).
     ABILITIES = None
-    MAX_ABILITIES = 0
-    HSP_DEFAULT = 0  # a card's score value when the header gives no "hsp"
     RELAND = False  # snooker: a Bakugan may be thrown again onto its own card
-    # What the sheet has each player bring: ((key, count, the sheet's words),
-    # ...), key "bakugan" or "cards" (exact counts) or "attributes" (at least
-    # that many different attributes among a player's Bakugan).
-    # The header's optional "kit" object sets another count (0: any) for
-    # players who own other sets (docs/modes/README.md, "Header fields").
-    KIT = ()
-    KIT_TOTAL = ()  # keys counted over all players together (snooker's cards)
-    END_NOTE = None  # a note for the `end` event (snooker: whose scoring rule)
-    # Dynamic state besides the engine's, copied by the snapshot.
-    STATE = ("active", "prev", "seized", "prizes", "void_b", "void_c", "void_i", "gone",
-             "refills", "acted", "hsp", "put_back")
-
     def __init__(self, header, sink=None):
-        Engine.__init__(self, header, sink)
-        players = header["players"]
-        n = self.n
-        self.hsp = {}
-        self.abil_attr = []
-        self.abil_cmd = []
-        self.abil_hsp = []
-        for i in range(n):
-            p = players[i]
-            where = "players[%d]" % i
-            gates = p["gates"]
-            for j in range(len(gates)):
-                gt = gates[j]
-                v = gt.get("hsp", self.HSP_DEFAULT)
-                if type(v) is not int or v < 0:
-                    raise SetupError("%s.gates[%d].hsp: expected a non-negative integer, got %s" % (where, j, _show(v)))
-                self.hsp[gt["id"]] = v
-            abil = p.get("abilities", [])
-            if len(abil) > self.MAX_ABILITIES:
-                if self.MAX_ABILITIES == 0:
-                    raise SetupError("%s.abilities: mode %s has no ability cards" % (where, self.MODE))
-                raise SetupError("%s.abilities: mode %s allows at most %d per player, got %d" % (
-                    where, self.MODE, self.MAX_ABILITIES, len(abil)))
-            at = {}
-            cmd = {}
-            hs = {}
-            for j in range(len(abil)):
-                a = abil[j]
-                w = "%s.abilities[%d]" % (where, j)
-                aid = a["id"]
-                v = a.get("attr")
-                if v is not None and v not in ATTRIBUTES:
-                    raise SetupError("%s.attr: unknown attribute %s (known: %s)" % (w, _show(v), ", ".join(ATTRIBUTES)))
-                at[aid] = v
-                v = a.get("command", aid)
-                if type(v) is not str or not v:
-                    raise SetupError("%s.command: expected a non-empty string, got %s" % (w, _show(v)))
-                cmd[aid] = v
-                v = a.get("hsp", 0)
-                if type(v) is not int or v < 0:
-                    raise SetupError("%s.hsp: expected a non-negative integer, got %s" % (w, _show(v)))
-                hs[aid] = v
-            self.abil_attr.append(at)
-            self.abil_cmd.append(cmd)
-            self.abil_hsp.append(hs)
+        VariantState.__init__(self, header, sink)
         self.check_kit(header)
         self.check_header(header)
-        self.owe = [self.opening(i) for i in range(n)]
-        self.active = []  # zones with a card position, sorted
-        self.prev = {}  # Bakugan -> where it was thrown from last (zone or UNUSED)
-        self.seized = [[] for _ in range(n)]  # Bakugan taken by each player
-        self.prizes = [[] for _ in range(n)]  # [owner, item card] taken by each player
-        self.void_b = []  # Bakugan out of play, not scored
-        self.void_c = []  # cards out of play
-        self.void_i = []  # [owner, item card] out of play
-        self.gone = [0] * n  # 1: the player has left the game
-        self.refills = []  # [[player, zone]] cards owed, in order
-        self.acted = []  # players who played a card or passed in this battle
-        # Bakugan the referee has standing on a zone where the players still
-        # have to put them by hand (after a failed throw from a card, a step
-        # back, the compass turn): expects() offers them to identification,
-        # and their landing there is a silent confirmation, not a throw.
-        self.put_back = []
+        self.owe = [self.opening(i) for i in range(self.n)]
         self.init_state()
-
-    def check_kit(self, header):
-        """The sheet's counts (KIT), or the header's kit where it sets one."""
-        kit = header.get("kit", {})
-        if type(kit) is not dict:
-            raise SetupError("header.kit: expected an object")
-        keys = [k[0] for k in self.KIT]
-        for k in kit:
-            if k not in keys or type(kit[k]) is not int or kit[k] < 0:
-                raise SetupError("header.kit.%s: mode %s counts %s, each a non-negative integer (0: any)" % (
-                    k, self.MODE, ", ".join(keys) or "nothing"))
-        players = header["players"]
-        for (k, sheet, words) in self.KIT:
-            want = kit.get(k, sheet)
-            total = k in self.KIT_TOTAL
-            got = 0
-            for i in range(self.n):
-                if k == "attributes":  # at least `want` different ones
-                    seen = []
-                    for b in players[i]["bakugan"]:
-                        if b["attr"] not in seen:
-                            seen.append(b["attr"])
-                    got = len(seen)
-                    bad = got < want
-                else:
-                    got = got + len(players[i]["gates" if k == "cards" else k]) if total else \
-                        len(players[i]["gates" if k == "cards" else k])
-                    bad = got != want and (not total or i == self.n - 1)
-                if want and bad:
-                    raise SetupError("%s: mode %s needs %d %s%s, got %d (%s)" % (
-                        "header.players" if total else "players[%d].%s" % (i, "gates" if k == "cards" else "bakugan"),
-                        self.MODE, want, "different attributes" if k == "attributes" else k,
-                        " in all" if total else " per player", got,
-                        "header.kit.%s" % k if k in kit else "the sheet: %s; header.kit.%s changes the count" % (words, k)))
 
     # ------------------------------------------------------------ mode hooks
     def check_header(self, header):
@@ -188,18 +66,12 @@ class Variant(Engine):
         """Zones where player p may place set-up cards (None: any zone)."""
         return None
 
-    def check_setup_zone(self, p, z):
-        zs = self.setup_zones(p)
-        if zs is not None and z not in zs:
-            raise Reject("%s's set-up cards go on zone %s, not zone %d" % (
-                self.names[p], " or ".join([str(x) for x in zs]), z))
-
     def setup_done(self):
         """Besides the set-up cards (longhu: Bakugan pre-placed too)."""
         return True
 
     def setup_land(self, b, z, t):
-        self._ready(self.bak_owner[b])
+        self.ready(self.bak_owner[b])
 
     def setup_expects(self):
         return (self.turn, [])
@@ -222,7 +94,8 @@ class Variant(Engine):
         if z not in self.active:
             return "no card on zone %d" % z
         if z not in self.targets(b):
-            return "zone %d cannot be reached from %s" % (z, self._origin(b))
+            w = self.loc[b]
+            return "zone %d cannot be reached from %s" % (z, "zone %d" % w if w >= 0 else "the hand")
         return None
 
     def throw_failed(self, b, reason, t):
@@ -237,21 +110,9 @@ class Variant(Engine):
         self.choice = [p, z, b]
         self.emit("pick", t, (("player", p), ("zone", z), ("options", own + [b]), ("for", "stay")))
 
-    def stood(self, p, b, z, t):
-        """b opened alone (or beside own Bakugan the mode allows)."""
-        pass
-
-    def battle_cards(self, b, z, att):
-        """Cards whose value for b's attribute adds to b's power."""
-        g = self.field.get(z)
-        return [g] if g is not None else []
-
-    def card_effects(self, b, z, att):
-        """Extra (player, effect) pairs applying in this battle."""
-        return []
-
-    def battle_over(self, z, win, lose, t):
-        """After the battle arithmetic: move the pieces (mode rules)."""
+    def after_battle(self, z, win, lose, t):
+        """After the battle arithmetic: move the pieces (mode rules).
+        Default: the loser goes back to the hand."""
         self.send_back(lose, "lost the battle", t)
 
     def check_end(self, t):
@@ -264,35 +125,7 @@ class Variant(Engine):
     def new_turn(self, t):
         pass
 
-    def zone_owner(self, z):
-        g = self.field.get(z)
-        return None if g is None else self.gate_owner[g]
-
-    def zone_role(self, z):
-        return "card"
-
-    def roles(self):
-        """{zone: [owner, role]} of the mode's fixed layout (for displays)."""
-        return {}
-
-    def tiebreak(self, p):
-        """Second key of the final ranking: pieces left (own Bakugan and
-        cards neither seized, captured nor out of play)."""
-        k = 0
-        for b in self.bak_ids:
-            if self.bak_owner[b] == p and self.loc[b] != OUT:
-                k += 1
-        for g in self.gate_ids:
-            if self.gate_owner[g] == p and self.gloc[g] != OUT and self.gloc[g] != USED:
-                k += 1
-        return k
-
     # ------------------------------------------------------------------ I/O
-    # feed() is the engine's; what is pending here (a battle, a pick) is
-    # settled by settle() below.
-    def pending(self, kind):
-        return self.battle is not None or self.choice is not None
-
     def settle(self, kind, t):
         """Resolve what is pending and not addressed by an event of `kind`."""
         while self.phase != OVER:
@@ -311,32 +144,8 @@ class Variant(Engine):
             else:
                 return
 
-    def finish(self, t=None):
-        if t is None:
-            t = self.t
-        if self.phase != OVER:
-            self.settle("end", t)
-        pairs = (("captured", [list(c) for c in self.captured]), ("winner", self.winner))
-        if self.END_NOTE is not None:
-            pairs += (("note", self.END_NOTE),)
-        self.emit("end", t, pairs)
-        self._flush()
-
-    def _extra_save(self):
-        return [_copy(getattr(self, k)) for k in self.STATE]
-
-    def _extra_load(self, extra):
-        i = 0
-        for k in self.STATE:
-            setattr(self, k, extra[i])
-            i += 1
-
     # -------------------------------------------------------------- helpers
-    def _origin(self, b):
-        w = self.loc[b]
-        return "zone %d" % w if w >= 0 else "the hand"
-
-    def _ready(self, p):
+    def ready(self, p):
         if self.phase == SETUP:
             raise Reject("set-up: %s" % self.setup_waiting())
         if self.refills:
@@ -349,213 +158,12 @@ class Variant(Engine):
             return "%s must place their cards first" % ", ".join(w)
         return "set-up is not finished"
 
-    def _turn_check(self, p, b):
-        if p != self.turn:
-            raise Reject("it is %s's turn, %s belongs to %s" % (self.names[self.turn], b, self.names[p]))
-
-    def in_game(self):
-        return [p for p in range(self.n) if not self.gone[p]]
-
-    def skips(self, p):
-        """True if p's turns are skipped: p has left (central-battlefield
-        modes: or has no Bakugan in the hand, all standing on cards)."""
-        return self.gone[p]
-
-    def next_player(self, p):
-        for i in range(1, self.n + 1):
-            q = (p + i) % self.n
-            if not self.skips(q):
-                return q
-        return p
-
-    def own_on(self, p, z):
-        return [o for o in self.stand.get(z, ()) if self.bak_owner[o] == p]
-
-    def card_where(self, g):
-        w = self.gloc[g]
-        if w >= 0:
-            return "on zone %d" % w
-        if w == USED:
-            return "captured"
-        if w == OUT:
-            return "out of play"
-        return "in the hand"
-
-    def activate(self, z):
-        if z not in self.active:
-            self.active.append(z)
-            self.active.sort()
-
-    def deactivate(self, z):
-        if z in self.active:
-            self.active.remove(z)
-
-    def put_card(self, p, gid, z, t):
-        self.gloc[gid] = z
-        self.field[z] = gid
-        self.activate(z)
-        self.emit("placed", t, (("player", p), ("gate", gid), ("zone", z)))
-
-    def put(self, b, z):
-        s = self.stand.get(z)
-        if s is None:
-            s = []
-            self.stand[z] = s
-        s.append(b)
-        self.loc[b] = z
-
-    def _vacate(self, b):
-        Engine._vacate(self, b)
-        if b in self.put_back:
-            self.put_back.remove(b)
-
-    def expect_back(self, b):
-        """b stands on its zone for the referee but must be put there by
-        hand."""
-        if b not in self.put_back:
-            self.put_back.append(b)
-
-    def lift(self, b):
-        """Take b off the zone it stands on (it is being thrown or moved)."""
-        self._vacate(b)
-
-    def send_back(self, b, reason, t):
-        """b goes back to its owner's launch point (the hand)."""
-        self._vacate(b)
-        self.emit("back", t, (("player", self.bak_owner[b]), ("bakugan", b), ("reason", reason)))
-
-    def seize(self, p, b, t):
-        """Player p takes Bakugan b (scored as its G, never thrown again)."""
-        self._vacate(b)
-        self.loc[b] = OUT
-        self.seized[p].append(b)
-        self.emit("seize", t, (("player", p), ("bakugan", b)))
-
-    def retire(self, b, reason, t):
-        """b leaves play without being scored (the sheets' 作废)."""
-        self._vacate(b)
-        self.loc[b] = OUT
-        self.void_b.append(b)
-        self.emit("void", t, (("what", "bakugan"), ("id", b), ("reason", reason)))
-
-    def take_card(self, p, z, reason, t):
-        """Player p captures the card on zone z (scored as its HSP); the
-        zone keeps its position, waiting for a refill."""
-        gid = self.field.pop(z)
-        self.gloc[gid] = USED
-        self.captured[p].append(gid)
-        self.emit("capture", t, (("player", p), ("gate", gid), ("zone", z), ("reason", reason)))
-
-    def void_card(self, z, reason, t):
-        gid = self.field.pop(z)
-        self.gloc[gid] = OUT
-        self.void_c.append(gid)
-        self.emit("void", t, (("what", "card"), ("id", gid), ("reason", reason)))
-
-    def owe_refill(self, p, z, t):
-        """p must place a card from the hand on zone z; False if p has none
-        (or has left the game)."""
-        if self.gone[p] or not self.gates_in_hand(p):
-            return False
-        self.refills.append([p, z])
-        self.emit("refill", t, (("player", p), ("zone", z)))
-        return True
-
-    def keep(self, p, z, b, t, picked=False):
-        """Of p's Bakugan on zone z, b stays; the others go back to the hand."""
-        if picked:
-            self.emit("picked", t, (("player", p), ("bakugan", b), ("for", "stay")))
-        for o in self.own_on(p, z):
-            if o != b:
-                self.send_back(o, "one Bakugan per card", t)
-
-    def leave(self, p, reason, t):
-        """p leaves: what is left in the hand is out of play; Bakugan on
-        the field still fight."""
-        self.gone[p] = 1
-        self.emit("leave", t, (("player", p), ("reason", reason)))
-        for b in self.owned(p, UNUSED):
-            self.retire(b, "left the game", t)
-        for g in self.gates_in_hand(p):
-            self.gloc[g] = OUT
-            self.void_c.append(g)
-            self.emit("void", t, (("what", "card"), ("id", g), ("reason", "left the game")))
-
-    def check_leaves(self, t):
-        """The central-battlefield rule (zhulu's sheet): "玩家输完爆丸或卡片
-        则要退场": a player who has lost all their Bakugan (none in the hand
-        or on the field) or all their cards (likewise) leaves; "当只剩一位
-        玩家同时有爆丸和卡片时，该局游戏结束": with one player left the game
-        is scored. A player whose Bakugan all stand on cards stays (skips()
-        passes their turns); when nobody still in the game has a Bakugan in
-        the hand, nobody can throw and the game is scored too."""
-        owing = [r[0] for r in self.refills]
-        for p in range(self.n):
-            if self.gone[p] or p in owing:
-                continue  # a player owing a refill places it first
-            if not self.owned(p, UNUSED) and not self.standing(p):
-                self.leave(p, "lost all their Bakugan", t)
-            elif not self.gates_in_hand(p) and not self.cards_down(p):
-                self.leave(p, "lost all their cards", t)
-        left = self.in_game()
-        if len(left) <= 1:
-            self.final(t, "one player left" if left else "no player left")
-            return
-        if not self.refills:
-            for p in left:
-                if self.owned(p, UNUSED):
-                    return
-            self.final(t, "no Bakugan left in any hand")
-
-    def cards_down(self, p):
-        """p's cards on the field."""
-        return [g for g in self.gate_ids if self.gate_owner[g] == p and self.gloc[g] >= 0]
-
-    def declare(self, p, t, reason=None):
-        self.winner = p
-        self.phase = OVER
-        self.battle = None
-        self.choice = None
-        if reason is None:
-            self.emit("win", t, (("player", p),))
-        else:
-            self.emit("win", t, (("player", p), ("reason", reason)))
-
-    def score(self, p):
-        s = 0
-        for b in self.seized[p]:
-            s += self.bak_g[b]
-        for g in self.captured[p]:
-            s += self.hsp[g]
-        for (q, c) in self.prizes[p]:
-            s += self.abil_hsp[q][c]
-        return s
-
-    def final(self, t, reason):
-        """Game over by the rules: rank by score, then by tiebreak()."""
-        scores = [self.score(p) for p in range(self.n)]
-        left = [self.tiebreak(p) for p in range(self.n)]
-        self.emit("score", t, (("scores", scores), ("left", left), ("reason", reason)))
-        best = max(scores)
-        cands = [p for p in range(self.n) if scores[p] == best]
-        if len(cands) > 1:
-            most = max([left[p] for p in cands])
-            cands = [p for p in cands if left[p] == most]
-        if len(cands) == 1:
-            self.declare(cands[0], t)
-            return
-        self.phase = OVER
-        self.battle = None
-        self.choice = None
-        self.emit("stalemate", t, (("reason", "draw: %s tie on score and pieces left" % " and ".join(
-            [self.names[p] for p in cands])),))
-
     def behind(self, p):
         """Would p lose the pending battle as it stands (ties go to the
         attacker)?"""
         z, att, dfd, mods = self.battle
-        a = self.parts(att, dfd, z, mods, att)
-        d = self.parts(dfd, att, z, mods, att)
+        a = self.battle_parts(att, dfd, z, mods, att)
+        d = self.battle_parts(dfd, att, z, mods, att)
         pa = a[0] + a[1] + a[2]
         pd = d[0] + d[1] + d[2]
         if self.bak_owner[att] == p:
@@ -563,22 +171,18 @@ class Variant(Engine):
         return pd <= pa
 
     # ------------------------------------------------------------- handlers
-    def on_gate(self, ev, t):
-        p = self._player(ev)
-        gid = ev["gate"]
-        z = self._zone(ev)
-        if gid not in self.gate_owner:
-            raise Reject("unknown card %r" % (gid,))
-        if self.gate_owner[gid] != p:
-            raise Reject("card %s belongs to %s, not %s" % (gid, self.names[self.gate_owner[gid]], self.names[p]))
-        if self.gloc[gid] != UNUSED:
-            raise Reject("card %s is %s" % (gid, self.card_where(gid)))
+    def place_card(self, p, gid, z, t):
+        """Cards go down at set-up (on the zones setup_zones() allows) and
+        to refill a zone a player owes a card (refills)."""
         if self.phase == SETUP:
             if self.owe[p] <= 0:
                 raise Reject("%s has placed all their set-up cards" % self.names[p])
             if z in self.field:
                 raise Reject("zone %d already holds card %s" % (z, self.field[z]))
-            self.check_setup_zone(p, z)
+            zs = self.setup_zones(p)
+            if zs is not None and z not in zs:
+                raise Reject("%s's set-up cards go on zone %s, not zone %d" % (
+                    self.names[p], " or ".join([str(x) for x in zs]), z))
             self.owe[p] -= 1
             self.put_card(p, gid, z, t)
             self.maybe_start(t)
@@ -618,6 +222,10 @@ class Variant(Engine):
             self.emit("turn", t, (("player", self.turn),))
 
     def on_land(self, ev, t):
+        # The variants' own throw (not the engine's rule 7 move): from the
+        # hand or from the card it stands on, to the zones it can reach
+        # (targets), a failed one going back (throw_failed), a Bakugan put
+        # back by hand confirmed silently.
         b = self._bakugan(ev)
         z = self._zone(ev)
         p = self.bak_owner[b]
@@ -627,12 +235,12 @@ class Variant(Engine):
         if b in self.put_back and self.loc[b] == z:
             self.put_back.remove(b)
             return
-        self._ready(p)
+        self.ready(p)
         if self.loc[b] == z and not self.RELAND:
             # Put back by hand where the referee already has it (after a
             # failed throw from a card, a step back, a turn): not a throw.
             raise Reject("%s already stands on zone %d" % (b, z))
-        self._turn_check(p, b)
+        self.check_turn(p, b)
         self.check_throw(b)
         why = self.target_problem(b, z)
         if why is not None:
@@ -646,35 +254,8 @@ class Variant(Engine):
             self.emit("move", t, (("bakugan", b), ("from", w), ("to", z)))
         self.arrive(b, z, t)
 
-    def on_miss(self, ev, t):
-        b = self._bakugan(ev)
-        p = self.bak_owner[b]
-        self._ready(p)
-        self._turn_check(p, b)
-        self.check_throw(b)
-        self.throw_failed(b, "missed", t)
-        self.end_turn(t)
-
-    def arrive(self, b, z, t):
-        p = self.bak_owner[b]
-        here = self.stand.get(z, ())
-        opp = [o for o in here if self.bak_owner[o] != p]
-        own = [o for o in here if self.bak_owner[o] == p]
-        self.put(b, z)
-        self.emit("stand", t, (("player", p), ("bakugan", b), ("zone", z)))
-        if opp:
-            self.start_battle(z, b, opp[0], t)
-            return
-        if own:
-            self.double(p, b, z, own, t)
-        else:
-            self.stood(p, b, z, t)
-        self.end_turn(t)
-
     def start_battle(self, z, attacker, defender, t):
-        self.battle = [z, attacker, defender, []]
-        self.acted = []
-        self.emit("clash", t, (("zone", z), ("attacker", attacker), ("defender", defender)))
+        Engine.start_battle(self, z, attacker, defender, t)
         q = self.bak_owner[defender]
         mine = self.own_on(q, z)
         if len(mine) > 1:
@@ -718,33 +299,25 @@ class Variant(Engine):
             self._buf[-1] = (kind, t0, pairs + (("hsp", hsp),))
 
     def on_choose(self, ev, t):
-        raise Reject("mode %s has no take-or-move choice (pick names a Bakugan)" % self.MODE)
+        """choose, pass and item, in a mode that has none of them."""
+        k = ev["ev"]
+        if k == "pass":
+            raise Reject("nothing to pass")
+        raise Reject(("mode %s sets no item cards" if k == "item" else
+                      "mode %s has no take-or-move choice (pick names a Bakugan)") % self.MODE)
 
-    def on_pass(self, ev, t):
-        raise Reject("nothing to pass")
+    on_pass = on_item = on_choose
 
-    def on_item(self, ev, t):
-        raise Reject("mode %s sets no item cards" % self.MODE)
-
-    def on_ability(self, ev, t):
-        p = self._player(ev)
-        card = ev["card"]
+    # --------------------------------------------------------------- battle
+    def no_card(self, p, card):
         if self.ABILITIES is None:
-            raise Reject("mode %s has no ability cards" % self.MODE)
-        if card not in self.abil[p]:
-            raise Reject("%s has no card %r" % (self.names[p], card))
-        if card in self.used_abil[p]:
-            raise Reject("card %s was already used this game" % card)
+            return "mode %s has no ability cards" % self.MODE
+        return "%s has no card %r" % (self.names[p], card)
+
+    def check_ability(self, p, card):
+        """The sheets' conditions on support and item cards (ABILITIES)."""
         bt = self.battle
-        if bt is None:
-            raise Reject("card %s outside a battle" % card)
-        att = bt[1]
-        if self.bak_owner[att] == p:
-            fighter = att
-        elif self.bak_owner[bt[2]] == p:
-            fighter = bt[2]
-        else:
-            raise Reject("%s is not in this battle" % self.names[p])
+        fighter = bt[1] if self.bak_owner[bt[1]] == p else bt[2]
         if p in self.acted and self.ABILITIES == "set_item":
             raise Reject("%s has already decided for this battle" % self.names[p])
         kind = self.ABILITIES
@@ -759,58 +332,6 @@ class Variant(Engine):
         if kind == "support" or kind == "item":
             if not self.behind(p):
                 raise Reject("%s may play %s only when behind in the battle" % (self.names[p], card))
-        self.check_ability(p, card)
-        self.used_abil[p].append(card)
-        bt[3].append((p, card))
-        if p not in self.acted:
-            self.acted.append(p)
-        self.emit("ability", t, (("player", p), ("card", card)))
-
-    # --------------------------------------------------------------- battle
-    def parts(self, b, opp, z, mods, att):
-        """[G, cards, abilities] of b in the battle on z (att: attacker)."""
-        p = self.bak_owner[b]
-        attr = self.bak_attr[b]
-        effects = [(q, self.abil[q][c]) for (q, c) in mods] + self.card_effects(b, z, att)
-        ab = 0
-        nullify = False
-        for (q, eff) in effects:
-            if q == p:
-                if "g" in eff:
-                    ab += eff["g"]
-                if "attr" in eff:
-                    attr = eff["attr"]
-            elif "opp_g" in eff:
-                ab += eff["opp_g"]
-            if "nullify_gate" in eff:
-                nullify = True
-        cards = 0
-        if not nullify:
-            for g in self.battle_cards(b, z, att):
-                cards += self.gate_bonus[g].get(attr, 0)
-        return [self.bak_g[b], cards, ab]
-
-    def resolve_battle(self, t):
-        z, att, dfd, mods = self.battle
-        self.battle = None
-        a = self.parts(att, dfd, z, mods, att)
-        d = self.parts(dfd, att, z, mods, att)
-        pa = a[0] + a[1] + a[2]
-        pd = d[0] + d[1] + d[2]
-        win = att if pa >= pd else dfd  # ties: the attacker (landed later)
-        lose = dfd if win == att else att
-        power = {}
-        power[att] = pa
-        power[dfd] = pd
-        parts = {}
-        parts[att] = a
-        parts[dfd] = d
-        self.last_battle = (z, att, dfd, parts, win)
-        self.emit("battle", t, (("zone", z), ("attacker", att), ("defender", dfd), ("power", power),
-                                ("parts", parts), ("winner", win)))
-        self.battle_over(z, win, lose, t)
-        self.acted = []
-        self.end_turn(t)
 
     # ----------------------------------------------------------------- turn
     def end_turn(self, t):
@@ -831,56 +352,11 @@ class Variant(Engine):
             self.emit("turn", t, (("player", self.turn),))
 
     # ---------------------------------------------------------------- views
-    def expects(self):
-        if self.phase == OVER:
-            return (None, [])
-        snap = self._save()
-        mark = len(self._buf)
-        self.settle("land", self.t)
-        if self.phase == OVER:
-            res = (None, [])
-        elif self.phase == SETUP:
-            res = self.setup_expects()
-        else:
-            ids = self.throwable(self.turn)
-            for b in self.put_back:
-                if b not in ids:
-                    ids.append(b)
-            res = (self.turn, ids)
-        del self._buf[mark:]
-        self._load(snap)
-        return res
-
-    def view(self):
-        zones = {}
-        for z in self.active:
-            zones[z] = {"gate": self.field.get(z), "owner": self.zone_owner(z),
-                        "bakugan": list(self.stand.get(z, ())), "role": self.zone_role(z)}
-        bt = None
-        if self.battle is not None:
-            bt = {"zone": self.battle[0], "attacker": self.battle[1], "defender": self.battle[2],
-                  "abilities": [c for (_, c) in self.battle[3]]}
-        lb = None
-        if self.last_battle is not None:
-            z, a, d, parts, w = self.last_battle
-            lb = {"zone": z, "attacker": a, "defender": d, "parts": parts, "winner": w}
-        ch = None
-        if self.choice is not None:
-            ch = {"player": self.choice[0], "zone": self.choice[1]}
-        return {
-            "mode": self.MODE,
-            "phase": ("setup", "play", "refill", "over")[self.phase],
-            "turn": self.turn,
-            "zones": zones,
-            "roles": self.roles(),
-            "captured": [list(c) for c in self.captured],
-            "seized": [list(s) for s in self.seized],
-            "scores": [self.score(p) for p in range(self.n)],
-            "gone": [p for p in range(self.n) if self.gone[p]],
-            "refills": [list(r) for r in self.refills],
-            "put_back": [[b, self.loc[b]] for b in self.put_back],
-            "winner": self.winner,
-            "battle": bt,
-            "choice": ch,
-            "last_battle": lb,
-        }
+    def expected(self):
+        if self.phase == SETUP:
+            return self.setup_expects()
+        ids = self.throwable(self.turn)
+        for b in self.put_back:
+            if b not in ids:
+                ids.append(b)
+        return (self.turn, ids)

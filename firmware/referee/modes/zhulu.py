@@ -22,7 +22,7 @@ class Game(Variant):
     def zone_role(self, z):
         return "battlefield"
 
-    def battle_over(self, z, win, lose, t):
+    def after_battle(self, z, win, lose, t):
         pw = self.bak_owner[win]
         pl = self.bak_owner[lose]
         self.seize(pw, lose, t)

@@ -82,3 +82,60 @@ def slab_field(mu_r, t_mm, src, points_mm):
     src.position = base + np.outer(dz * 1e-3, (0.0, 0.0, 1.0))
     b = np.asarray(src.getB(pts)).reshape(len(dz), len(pts), 3)
     return np.tensordot(w, b, axes=(0, 0)) * 1e3
+
+
+STUDY_PLATES = ((100.0, 0.2), (1000.0, 0.1), (1000.0, 0.2))
+STUDY_CELLS = (2.0, 1.4, 1.0, 0.7)
+STUDY_POINTS = ((0.0, 0.0), (3.0, 0.0), (6.0, 0.0), (10.0, 0.0), (20.0, 0.0), (27.0, 0.0), (0.0, 30.0),
+                (0.0, 40.0))
+STUDY_HEIGHT = 2.5
+
+
+def study(progress=None):
+    """The mesh study quoted in hardware/sensing-physics.md: Bz below the
+    plate at STUDY_POINTS for each mesh, the Richardson limit of the two
+    finest and the slab series (about three minutes)."""
+    import time
+    src = magnet(STUDY_HEIGHT)
+    pts = [(x, y, SENSOR_Z) for x, y in STUDY_POINTS]
+    free = np.asarray(src.getB(np.asarray(pts) * 1e-3))[:, 2] * 1e3
+    out = {"version": 1, "height_mm": STUDY_HEIGHT, "points_mm": [list(p) for p in STUDY_POINTS],
+           "magnet": "cylinder 3 x 3 mm, J 1.2 T", "free_bz_mT": [round(v, 5) for v in free], "plates": []}
+    for mu, t in STUDY_PLATES:
+        rows = []
+        for cell in STUDY_CELLS:
+            t0 = time.time()
+            b, n = solve(mu, t, cell, src, pts)
+            rows.append({"cell_mm": cell, "cells": n, "seconds": round(time.time() - t0, 1),
+                         "bz_mT": [round(v, 5) for v in b[:, 2]]})
+            if progress:
+                progress("mu %g t %g cell %g mm: %d cells, %.0f s" % (mu, t, cell, n, time.time() - t0))
+        lim = extrapolate(rows[-2]["bz_mT"], rows[-1]["bz_mT"], STUDY_CELLS[-2], STUDY_CELLS[-1])
+        slab = slab_field(mu, t, src, pts)[:, 2]
+        out["plates"].append({"mu_r": mu, "t_mm": t, "meshes": rows,
+                              "richardson_mT": [round(v, 5) for v in lim],
+                              "slab_mT": [round(v, 5) for v in slab]})
+    return out
+
+
+STUDY_FILE = "mom-study.json"
+
+
+def main(argv=None):
+    """python -m host_tools.sim.mom: rerun the mesh study into hardware/mom-study.json."""
+    import json
+    import os
+    import sys
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.path.join(here, "hardware", STUDY_FILE)
+    res = study(progress=lambda s: sys.stderr.write(s + "\n"))
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(res, f, indent=1)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+    print("wrote %s" % path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -34,7 +34,7 @@ def test_image_series_is_the_slab_transfer_integral():
     from scipy.integrate import quad
     d = 5.2
     for mu, t in ((100.0, 0.2), (1000.0, 0.1), (5000.0, 0.3)):
-        def f(k):
+        def f(k, mu=mu, t=t):
             tk = 4 * mu * math.exp(-k * t) / ((mu + 1) ** 2 - (mu - 1) ** 2 * math.exp(-2 * k * t))
             return k * k * tk * math.exp(-k * (d - t))
         want = quad(f, 0, 60, limit=400)[0]

@@ -77,6 +77,17 @@ def get(name):
     return World(name, WORLDS[name])
 
 
+def with_world(board, name):
+    """A copy of board dict `board` that simulates in world `name`
+    (WorldError for an unknown one); None leaves the board as it is."""
+    if name is None:
+        return board
+    get(name)
+    b = dict(board)
+    b["world"] = name
+    return b
+
+
 class World:
     def __init__(self, name, spec):
         self.name = name

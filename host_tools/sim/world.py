@@ -67,7 +67,8 @@ def channel_axis(sensor):
     a = sensor.get("axis", "z")
     if isinstance(a, str):
         if a not in _AXES:
-            raise ValueError("sensor channel %s: axis %r is not one of %s" % (sensor.get("ch"), a, ", ".join(_AXES)))
+            raise _worlds.WorldError("sensor channel %s: axis %r is not one of %s"
+                                     % (sensor.get("ch"), a, ", ".join(_AXES)))
         return _AXES[a]
     return _unit(tuple(float(v) for v in a))
 
@@ -703,8 +704,8 @@ def _render(board, b, rng, settings, end_ms):
         sxa = np.array(sx)
         sya = np.array(sy)
     elif any(channel_axis(s) != (0.0, 0.0, 1.0) for s in sens):
-        raise ValueError("the %r world models Bz only; board %r has channels along other axes"
-                         % (world.name, board["name"]))
+        raise _worlds.WorldError("the %r world models Bz only; board %r has channels along other axes "
+                                 "(pick a computed world: `bakumat hw worlds`)" % (world.name, board["name"]))
 
     def contribution(pose, cardset, m):
         x, y, z, ux, uy, uz = pose

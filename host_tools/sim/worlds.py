@@ -27,6 +27,8 @@ import hashlib
 import math
 import os
 
+from host_tools.errors import UserError
+
 K_MT = 1.0e5  # mu0/(4 pi) with r in mm and B in mT
 PLATE_UNDERSIDE_BELOW_CARD_TOP_MM = 1.2  # the plate lies on the card's underside
 FERRITE_SHARE = 0.32  # a ferrite magnet of the same size: J 0.38 T against 1.2 T
@@ -64,8 +66,8 @@ def names():
     return list(WORLDS)
 
 
-class WorldError(ValueError):
-    pass
+class WorldError(UserError):
+    """An unknown world, or a board the world cannot simulate."""
 
 
 def get(name):

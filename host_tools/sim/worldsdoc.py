@@ -31,7 +31,7 @@ def below(name):
     src = mom.magnet(H_ISSUE)
     pts = [(0.0, 0.0, mom.SENSOR_Z)]
     if w.plate is None:
-        return float(np.asarray(src.getB(np.asarray(pts) * 1e-3))[0, 2] * 1e3)
+        return float(np.asarray(src.getB(np.asarray(pts) * 1e-3)).reshape(-1, 3)[0, 2] * 1e3)
     return float(mom.slab_field(w.plate["mu_r"], w.plate["t_mm"], src, pts)[0, 2])
 
 
@@ -100,10 +100,10 @@ def markdown():
     rows = L.table()
     parts = ["Issue 15's plate figures, recomputed (magnet: cylinder 3 x 3 mm, J 1.2 T, %g mm above the card top, "
              "upright; sensors %g mm below the card top; worst spot over the plate's area, 1 mm grid; "
-             "sigma = %g mT):\n" % (H_ISSUE, -mom.SENSOR_Z, SIGMA),
+             "sigma = %g mT):\n\n" % (H_ISSUE, -mom.SENSOR_Z, SIGMA),
              plate_table(),
              "\nMesh study (Bz in mT below the card at (x, y) mm from the magnet's axis, magnet %g mm above the card; "
-             "finite 56 x 82 mm plate, magpylib-material-response, Newell interaction):\n" % study["height_mm"],
+             "finite 56 x 82 mm plate, magpylib-material-response, Newell interaction):\n\n" % study["height_mm"],
              study_table(study),
              "\n" + L.markdown(rows),
              "\nReference layout **%s** (%s), per world:\n\n" % (L.REFERENCE, L.LAYOUTS[L.REFERENCE][2]),

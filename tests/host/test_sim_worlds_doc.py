@@ -1,0 +1,60 @@
+"""hardware/sensing-physics.md section 8 quotes figures computed by the
+project's own code (host_tools/sim/worldsdoc.py): the generated block must
+be current, the stored mesh study must match the fast path it was run
+against, and the prose's claims about it must hold."""
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+
+from host_tools import layouts
+from host_tools.sim import mom, worldsdoc
+
+DOC = os.path.join(worldsdoc.REPO, "hardware", "sensing-physics.md")
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("BAKUMAT_CACHE", str(tmp_path_factory.getbasetemp() / "kernels-cache"))
+
+
+@pytest.fixture(scope="module")
+def study():
+    with open(worldsdoc.STUDY, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def test_generated_block_is_current():
+    with open(DOC, encoding="utf-8") as f:
+        doc = f.read()
+    m = re.search(r"<!-- worlds:begin -->\n(.*?)<!-- worlds:end -->", doc, re.S)
+    assert m, "the doc lost its generated block"
+    assert m.group(1) == worldsdoc.markdown(), "run: python -m host_tools.sim.worldsdoc and paste the output"
+
+
+def test_stored_study_matches_the_fast_path_of_today(study):
+    src = mom.magnet(study["height_mm"])
+    pts = [(x, y, mom.SENSOR_Z) for x, y in study["points_mm"]]
+    for pl in study["plates"]:
+        now = mom.slab_field(pl["mu_r"], pl["t_mm"], src, pts)[:, 2]
+        assert np.allclose(now, pl["slab_mT"], atol=2e-5), (pl["mu_r"], pl["t_mm"])
+
+
+def test_the_doc_claims_about_the_study_hold(study):
+    for pl in study["plates"]:
+        lim = pl["richardson_mT"]
+        slab = pl["slab_mT"]
+        assert abs(lim[0] - slab[0]) / slab[0] < 0.03          # straight below: within 3 %
+        for i in (1, 2):                                          # 3 and 6 mm: within 35 %
+            assert abs(lim[i] - slab[i]) / abs(slab[i]) < 0.35
+        if pl["mu_r"] * pl["t_mm"] >= 100:                        # the edge leak the slab leaves out
+            assert 0.03 <= lim[5] <= 0.045 and 0.03 <= lim[7] <= 0.045
+            assert abs(slab[5]) < 0.005 and abs(slab[7]) < 0.005
+
+
+def test_reference_layout_is_the_cheapest_that_passes_the_nominal_world():
+    rows = layouts.table(worlds=("mu300-t0.2",))
+    ok = [r for r in rows if r["snr"]["mu300-t0.2"] >= layouts.TARGET_SNR and r["cost"]["frame_share"] <= 0.5]
+    assert min(ok, key=lambda r: r["cost"]["usd"])["layout"] == layouts.REFERENCE

@@ -257,3 +257,56 @@ def peak(world, layout):
             return None
         best = max(best, float(np.abs(r).max()))
     return best
+
+
+# The reference layout's parts beyond the sensors and muxes (per-unit US$ at 100 pieces, estimates).
+AMR2_PASSIVES = (("100 nF 0402 decoupling, one per sensor and mux", 36, 0.01),
+                 ("1 uF 0402 at each MMC5603NJ's supply (datasheet application circuit; check)", 32, 0.02),
+                 ("4.7 kohm 0402 pull-ups, SDA and SCL of each mux channel and of the trunk", 66, 0.005))
+
+
+def amr2_wiring(board):
+    """[(mux address, mux channel, zone, site, channels)] of the amr2 mat:
+    sensors in zone order, 8 per TCA9548A (0x70, 0x71, ...)."""
+    sites = []
+    chans = board["sensors"]
+    for i in range(0, len(chans), 3):
+        sites.append((chans[i]["zone"], [c["ch"] for c in chans[i:i + 3]]))
+    out = []
+    per_zone = {}
+    for k, (zone, chs) in enumerate(sites):
+        slot = per_zone.get(zone, 0)
+        per_zone[zone] = slot + 1
+        out.append((0x70 + k // 8, k % 8, zone, slot, chs))
+    return out
+
+
+def amr2_markdown(board):
+    c = costs("amr2")
+    part = PARTS["MMC5603NJ"]
+    mux = MUX["TCA9548A"]
+    w = amr2_wiring(board)
+    out = ["Parts for one 16-zone mat (sensing only; the ESP32, LEDs, buttons and supply as in the Hall boards):",
+           "", "| part | qty | US$ each | US$ | mA each | mA |", "|---|---:|---:|---:|---:|---:|"]
+    nmux = len({m for m, _, _, _, _ in w})
+    rows = [("MMC5603NJ three-axis AMR magnetometer, I2C 0x30", len(w), part["usd"], part["ma"]),
+            ("TCA9548A 8-channel I2C multiplexer, 0x70 + n", nmux, mux["usd"], mux["ma"])]
+    rows += [(name, n, usd, 0.0) for name, n, usd in AMR2_PASSIVES]
+    tot_usd = 0.0
+    tot_ma = 0.0
+    for name, n, usd, ma in rows:
+        tot_usd += n * usd
+        tot_ma += n * ma
+        out.append("| %s | %d | %.3f | %.2f | %.1f | %.1f |" % (name, n, usd, n * usd, ma, n * ma))
+    out.append("| **total** | | | **%.2f** | | **%.0f** |" % (tot_usd, tot_ma))
+    out += ["", "Scan: %d sensors x %g us per I2C read from MicroPython + one mux switch per 8 = %.1f ms per frame, "
+            "%d %% of a %d Hz frame (the Hall mat: 96 ADC reads, 4.8 ms). Current: %.0f mA against 576 mA typical "
+            "(960 mA max) for the 96 DRV5055A1 of the Hall mat."
+            % (c["sensors"], part["read_us"], c["scan_ms"], round(100 * c["frame_share"]), RATE_HZ, tot_ma),
+            "", "I2C wiring (one ESP32 bus at 400 kHz; each mux channel reaches one sensor, so every sensor keeps "
+            "the part's fixed address 0x30):", "",
+            "| mux | channel | zone | sensor (0: y - 22 mm, 1: y + 22 mm) | board channels x, y, z |",
+            "|---|---|---|---|---|"]
+    for m, ch, zone, slot, chs in w:
+        out.append("| 0x%02x | %d | %d | %d | %s |" % (m, ch, zone, slot, ", ".join(map(str, chs))))
+    return "\n".join(out) + "\n"

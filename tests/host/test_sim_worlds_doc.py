@@ -58,3 +58,21 @@ def test_reference_layout_is_the_cheapest_that_passes_the_nominal_world():
     rows = layouts.table(worlds=("mu300-t0.2",))
     ok = [r for r in rows if r["snr"]["mu300-t0.2"] >= layouts.TARGET_SNR and r["cost"]["frame_share"] <= 0.5]
     assert min(ok, key=lambda r: r["cost"]["usd"])["layout"] == layouts.REFERENCE
+
+
+def test_amr2_hardware_block_is_current():
+    from host_tools import boards
+    with open(os.path.join(worldsdoc.REPO, "hardware", "amr2.md"), encoding="utf-8") as f:
+        doc = f.read()
+    m = re.search(r"<!-- amr2:begin -->\n(.*?)<!-- amr2:end -->", doc, re.S)
+    assert m, "hardware/amr2.md lost its generated block"
+    assert m.group(1) == layouts.amr2_markdown(boards.load("amr2")), "regenerate it from layouts.amr2_markdown"
+
+
+def test_amr2_wiring_reaches_every_channel_once():
+    from host_tools import boards
+    b = boards.load("amr2")
+    w = layouts.amr2_wiring(b)
+    assert len({(m, c) for m, c, _, _, _ in w}) == len(w) == len(b["sensors"]) // 3
+    assert sorted(ch for *_, chs in w for ch in chs) == list(range(len(b["sensors"])))
+    assert all(c < 8 for _, c, _, _, _ in w)

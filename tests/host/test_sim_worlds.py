@@ -2,6 +2,7 @@
 exact image sums and the k-space integral it stands for, and the fast path
 against a direct method-of-moments solve of the finite plate with
 magpylib-material-response (host_tools/sim/mom.py)."""
+import json
 import math
 
 import numpy as np
@@ -108,3 +109,32 @@ def test_simulator_runs_in_a_computed_world_and_the_plate_shields():
         chans = [s["ch"] for s in board["sensors"] if s["zone"] == 5]
         peaks[name] = max(abs(last[c] - first[c]) for c in chans)
     assert peaks["none"] > 5 * peaks["mu1000-t0.2"] > 0
+
+
+def test_hw_layouts_prints_the_table_and_names_the_reference(capsys):
+    from host_tools import cli
+    assert cli.main(["hw", "layouts", "--world", "mu300-t0.2", "--layout", "hall6", "--layout", "amr2"]) == 0
+    out = capsys.readouterr().out
+    assert "| hall6 |" in out and "| amr2 |" in out and "reference layout amr2" in out
+    assert cli.main(["hw", "layouts", "--world", "mu300-t0.2", "--layout", "amr2", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    (row,) = d["rows"]
+    assert row["layout"] == "amr2" and row["snr"]["mu300-t0.2"] > 5 > 0 < row["crosstalk"]["mu300-t0.2"] < 1
+
+
+def test_unknown_world_or_layout_is_a_one_line_error(capsys):
+    from host_tools import cli
+    assert cli.main(["hw", "layouts", "--world", "steel"]) == 2
+    assert cli.main(["hw", "layouts", "--layout", "hall99"]) == 2
+    assert cli.main(["demo", "--world", "steel", "--speed", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown world 'steel'" in err and "unknown layout 'hall99'" in err and "Traceback" not in err
+
+
+def test_capture_world_refuses_a_three_axis_board_clearly():
+    board = boards.load("amr2")
+    sc = sim.parse_scenario("gate 0 g1 on zone 5 at 0.5s\nplace drago on zone 5 at 1.0s\n")
+    with pytest.raises(worlds.WorldError, match="models Bz only"):
+        sim.run(board, sc, seed=1, world="capture")
+    res = sim.run(board, sc, seed=1, world="mu300-t0.2")
+    assert len(res.frames[-1][1]) == 96

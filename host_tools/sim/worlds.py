@@ -153,7 +153,10 @@ def image_weights(mu, t, tol=1e-7, nmax=6000):
     import numpy as np
     c = 4.0 * mu / (mu + 1.0) ** 2
     r2 = ((mu - 1.0) / (mu + 1.0)) ** 2
-    n = nmax if r2 <= 0 else min(nmax, int(math.log(tol) / math.log(r2)) + 1 if r2 < 1 else nmax)
+    if r2 <= 0.0:
+        n = 1  # mu 1: the free field alone
+    else:
+        n = min(nmax, int(math.log(tol) / math.log(r2)) + 1)
     k = np.arange(max(n, 1))
     return c * r2 ** k, 2.0 * k * t
 

@@ -1,12 +1,13 @@
 """What a maker's readings say about the real gate cards (`bakumat diag plate`).
 
-Three readings of one zone's channels (mT, the empty mat subtracted):
-`bare` with a Bakugan standing on a plain card (no steel, the same
-thickness) at mark A, straight over one sensor; `card` with the same Bakugan
-at mark A on a real gate card; `far` on the gate card at mark B, away from
-the zone's sensors. From them:
+Four readings of one zone's channels (mT, the empty mat subtracted): a
+Bakugan standing on a plain card (no steel, the same thickness) at mark A,
+straight over one sensor, then at mark B, between sensors (`bare_a`,
+`bare_b`); the same on a real gate card (`card_a`, `far`). From them:
 
-- the magnet's height and moment: the free dipole fitted to `bare`;
+- the magnet's height and moment: the free dipole fitted to both plain-card
+  readings (at A alone moment and height trade against each other; B's
+  sensors, off axis, tell the height);
 - the share that gets through: card / bare at the sensor under mark A;
 - mu_r t: the infinite-slab share (host_tools/sim/worlds.py) inverted at
   that height, for t = 0.2 mm (a thin sheet's share depends on mu_r t
@@ -22,19 +23,25 @@ from host_tools.sim import worlds as W
 
 T_ASSUMED = 0.2
 FAR_MM = 25.0
-FERRITE_BELOW_AM2 = 0.008  # fitted moments under this: a ferrite magnet
+FERRITE_BELOW_AM2 = 0.014  # fitted moments under this: a ferrite magnet (the smallest NdFeB disc of sim/bakugan.py: 0.015)
 
 
-def fit_dipole(sx, sy, b, x, y):
+def fit_dipole(readings):
     """(moment A m^2, height mm above the sensor plane, rms misfit mT) of an
-    upright free dipole at (x, y) that best explains Bz readings b."""
-    sx = np.asarray(sx, float)
-    sy = np.asarray(sy, float)
-    b = np.asarray(b, float)
+    upright free dipole that best explains Bz readings: a list of
+    (sx, sy, b, x, y), the magnet at (x, y) for that set."""
     best = None
-    for h in np.arange(2.0, 20.0, 0.05):
-        sa, _, _, sd = W.free_sums(np.hypot(sx - x, sy - y), np.full(len(sx), h))
-        g = W.K_MT * (3.0 * sd - sa)
+    for h in np.arange(2.0, 20.0, 0.02):
+        g_all = []
+        b_all = []
+        for sx, sy, b, x, y in readings:
+            sx = np.asarray(sx, float)
+            sy = np.asarray(sy, float)
+            sa, _, _, sd = W.free_sums(np.hypot(sx - x, sy - y), np.full(len(sx), h))
+            g_all.append(W.K_MT * (3.0 * sd - sa))
+            b_all.append(np.asarray(b, float))
+        g = np.concatenate(g_all)
+        b = np.concatenate(b_all)
         m = float(g @ b / (g @ g))
         res = float(np.sqrt(np.mean((b - m * g) ** 2)))
         if best is None or res < best[2]:
@@ -78,15 +85,16 @@ def nearest_world(mu_t, ferrite):
     return best[1]
 
 
-def analyse(board, zone, mark_a, mark_b, bare, card, far):
-    """The figures from the three readings (lists of mT in the zone's
-    channel order). mark_a / mark_b: (x, y) in board mm."""
+def analyse(board, zone, mark_a, mark_b, bare, bare_b, card, far):
+    """The figures from the four readings (lists of mT in the zone's
+    channel order): plain card at A and B, gate card at A and B.
+    mark_a / mark_b: (x, y) in board mm."""
     sens = [s for s in board["sensors"] if s["zone"] == zone]
     sx = [s["x"] for s in sens]
     sy = [s["y"] for s in sens]
     d_a = [math.hypot(x - mark_a[0], y - mark_a[1]) for x, y in zip(sx, sy)]
     under = int(np.argmin(d_a))
-    m, h, misfit = fit_dipole(sx, sy, bare, mark_a[0], mark_a[1])
+    m, h, misfit = fit_dipole([(sx, sy, bare, mark_a[0], mark_a[1]), (sx, sy, bare_b, mark_b[0], mark_b[1])])
     share = card[under] / bare[under] if bare[under] else float("nan")
     mu = mu_from_share(share, h) if share == share else None
     mu_t = 0.0 if mu is None else mu * T_ASSUMED

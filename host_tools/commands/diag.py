@@ -379,19 +379,21 @@ def plate(bl, args):
     err.write("Measuring a gate card on zone %d. Mark two spots on it: A at (%+.0f, %+.0f) mm from the zone's centre "
               "(straight over channel %d), B at its centre. Use one Bakugan throughout, opened, standing upright.\n"
               % (args.zone, mark_a[0] - cx, mark_a[1] - cy, a["ch"]))
-    _wait_enter("1/4: clear zone %d (nothing on it)." % args.zone)
+    _wait_enter("1/5: clear zone %d (nothing on it)." % args.zone)
     base = _medians(listen(bl, args.seconds, "Empty zone"))
-    _wait_enter("2/4: lay a plain card with no steel (the same thickness as a gate card, e.g. card stock) on zone %d "
+    _wait_enter("2/5: lay a plain card with no steel (the same thickness as a gate card, e.g. card stock) on zone %d "
                 "and stand the Bakugan on mark A." % args.zone)
     bare = _zone_mT(board, args.zone, listen(bl, args.seconds, "Plain card, mark A"), base)
-    _wait_enter("3/4: replace the plain card by a real gate card and stand the Bakugan on mark A again.")
+    _wait_enter("3/5: move the Bakugan to mark B (the card's centre).")
+    bare_b = _zone_mT(board, args.zone, listen(bl, args.seconds, "Plain card, mark B"), base)
+    _wait_enter("4/5: replace the plain card by a real gate card and stand the Bakugan on mark A again.")
     card = _zone_mT(board, args.zone, listen(bl, args.seconds, "Gate card, mark A"), base)
-    _wait_enter("4/4: move the Bakugan to mark B (the card's centre).")
+    _wait_enter("5/5: move the Bakugan to mark B.")
     far = _zone_mT(board, args.zone, listen(bl, args.seconds, "Gate card, mark B"), base)
     if abs(bare[sens.index(a)]) * board["sensor"]["counts_per_mT"] < 10 * board["sensor"]["noise_counts_rms"]:
         raise UserError("channel %d hardly moved with the Bakugan on mark A (%.3f mT): was it standing straight over "
                         "the sensor, on a plain card?" % (a["ch"], bare[sens.index(a)]))
-    r = platefit.analyse(board, args.zone, mark_a, mark_b, bare, card, far)
+    r = platefit.analyse(board, args.zone, mark_a, mark_b, bare, bare_b, card, far)
     saved = False
     if not args.no_save:
         _, body = bl.request("cal", {"plate": r}, timeout=10.0)

@@ -1,6 +1,6 @@
 """`bakumat diag plate` on the virtual board in several simulated worlds: the
-maker's four steps (empty zone, a Bakugan on a plain card at mark A, on a
-gate card at A, at B) are simulated scenes; the command must recover the
+maker's five steps (empty zone, a Bakugan on a plain card at mark A and at
+mark B, on a gate card at A and at B) are simulated scenes; the command must recover the
 world the virtual board runs in and save the figures in the calibration.
 
 Each scene is shown as simulated, without the per-run sensor spread the
@@ -79,10 +79,12 @@ def test_diag_plate_finds_the_world(tmp_path, world):
         threading.Thread(target=lambda: err.extend(p.stderr), daemon=True).start()
         threading.Thread(target=lambda: out.extend(p.stdout), daemon=True).start()
         a = "at (-16, 0) mm tilt 0"
-        steps = [("1/4", ""),
-                 ("2/4", "card on zone 5 at 0.2s\nplace drago on zone 5 at 0.4s, %s\ncard off zone 5 at 0.6s\n" % a),
-                 ("3/4", "card on zone 5 at 0.2s\nplace drago on zone 5 at 0.4s, %s\n" % a),
-                 ("4/4", "card on zone 5 at 0.2s\nplace drago on zone 5 at 0.4s, at (0, 0) mm tilt 0\n")]
+        b = "at (0, 0) mm tilt 0"
+        steps = [("1/5", ""),
+                 ("2/5", "card on zone 5 at 0.2s\nplace drago on zone 5 at 0.4s, %s\ncard off zone 5 at 0.6s\n" % a),
+                 ("3/5", "card on zone 5 at 0.2s\nplace drago on zone 5 at 0.4s, %s\ncard off zone 5 at 0.6s\n" % b),
+                 ("4/5", "card on zone 5 at 0.2s\nplace drago on zone 5 at 0.4s, %s\n" % a),
+                 ("5/5", "card on zone 5 at 0.2s\nplace drago on zone 5 at 0.4s, %s\n" % b)]
         for tag, text in steps:
             wait_for(err, tag, p)
             if text:

@@ -76,7 +76,7 @@ def channel_axis(sensor):
 class Geometry:
     def __init__(self, board, world=None):
         self.board = board
-        self.world = _worlds.get(world or board.get("world") or _worlds.DEFAULT)
+        self.world = _worlds.get(world or board.get("world") or _worlds.default_name())
         self.card_top = float(board["sensor_plane_to_card_top_mm"])
         card = board.get("card") or {}
         self.card_w = float(card.get("w", 62.0))

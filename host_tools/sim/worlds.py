@@ -66,6 +66,12 @@ def names():
     return list(WORLDS)
 
 
+def default_name():
+    """The world the simulator runs when neither the caller nor the board
+    names one: $BAKUMAT_WORLD (`bakumat bench ... --world`), else DEFAULT."""
+    return os.environ.get("BAKUMAT_WORLD") or DEFAULT
+
+
 class WorldError(UserError):
     """An unknown world, or a board the world cannot simulate."""
 

@@ -138,3 +138,19 @@ def test_capture_world_refuses_a_three_axis_board_clearly():
         sim.run(board, sc, seed=1, world="capture")
     res = sim.run(board, sc, seed=1, world="mu300-t0.2")
     assert len(res.frames[-1][1]) == 96
+
+
+def test_bench_world_option_reaches_the_simulator(monkeypatch):
+    from host_tools.commands import bench
+    assert bench._take_world(["--games", "3", "--world", "none", "--seed", "2"]) == (["--games", "3", "--seed", "2"],
+                                                                                  "none")
+    assert bench._take_world(["--world=mu300-t0.2"]) == ([], "mu300-t0.2")
+    assert bench._take_world(["--games", "3"]) == (["--games", "3"], None)
+    board = boards.load("reference")
+    sc = sim.parse_scenario("set noise 0\nset spikes 0\ngate 0 g1 on zone 5 at 0.5s\n"
+                            "place drago on zone 5 at 1.0s, at (0, 0) mm tilt 0\n")
+    default = sim.run(board, sc, seed=1).frames[-1][1]
+    monkeypatch.setenv("BAKUMAT_WORLD", "mu1000-t0.2")
+    assert sim.run(board, sc, seed=1).frames[-1][1] == sim.run(board, sc, seed=1, world="mu1000-t0.2").frames[-1][1]
+    assert sim.run(board, sc, seed=1).frames[-1][1] != default
+    assert sim.run(board, sc, seed=1, world="capture").frames[-1][1] == default

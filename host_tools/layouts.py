@@ -119,7 +119,8 @@ def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0)):
 
 
 def worst_snr(world, layout, step=2.0):
-    """(worst-spot zone SNR, where), over spots, heights and tilts."""
+    """(worst-spot zone SNR, (x, y, h, moment direction)), over spots,
+    heights and tilts."""
     world = W.get(world)
     chans = channels(layout)
     sig = np.array([c[3] for c in chans])
@@ -133,7 +134,7 @@ def worst_snr(world, layout, step=2.0):
             snr = np.sqrt(((r / sig[None, :]) ** 2).sum(-1))
             i = int(np.argmin(snr))
             if worst is None or snr[i] < worst[0]:
-                worst = (float(snr[i]), (float(px[i]), float(py[i]), h))
+                worst = (float(snr[i]), (float(px[i]), float(py[i]), h, u))
     return worst
 
 
@@ -183,6 +184,12 @@ DOC_WORLDS = ("capture", "none", "mu100-t0.2", "mu300-t0.2", "mu1000-t0.1", "mu1
               "ferrite-none", "ferrite-mu100-t0.2", "ferrite-mu1000-t0.2")
 REFERENCE = "amr2"
 TARGET_SNR = 5.0
+
+
+def zone_snr(readings_mT, layout):
+    """The zone SNR of one set of readings (mT, channel order of `layout`)."""
+    sig = np.array([c[3] for c in channels(layout)])
+    return float(np.sqrt(((np.asarray(readings_mT) / sig) ** 2).sum()))
 
 
 def table(worlds=DOC_WORLDS, layouts=None):

@@ -59,7 +59,7 @@ def run(args):
             sys.stdout.write(L.markdown(rows, worlds))
             if L.REFERENCE in lays:
                 bad = L.failing_worlds(rows)
-                print("\nreference layout %s: below SNR %g in %s" % (L.REFERENCE, L.TARGET_SNR,
+                print("\nreference layout %s: below SNR %g by the fast path (infinite slab) in %s" % (L.REFERENCE, L.TARGET_SNR,
                                                                       ", ".join(bad) if bad else "no world listed"))
         return 0
     raise UserError("expected an action: `bakumat hw worlds`, `bakumat hw kernels` or `bakumat hw layouts`")

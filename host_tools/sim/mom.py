@@ -19,10 +19,20 @@ UNDERSIDE = -1.2
 SENSOR_Z = -2.7
 
 
-def magnet(h_mm, j_t=1.2, d_mm=3.0, len_mm=3.0, x=0.0, y=0.0):
+def magnet(h_mm, j_t=1.2, d_mm=3.0, len_mm=3.0, x=0.0, y=0.0, direction=(0.0, 0.0, 1.0)):
+    """The Bakugan's magnet: a magpylib Cylinder, its centre h_mm above the
+    card top at (x, y), its axis (and J) along `direction`."""
     import magpylib as magpy
-    return magpy.magnet.Cylinder(dimension=(d_mm * 1e-3, len_mm * 1e-3), polarization=(0.0, 0.0, j_t),
-                                 position=(x * 1e-3, y * 1e-3, h_mm * 1e-3))
+    from scipy.spatial.transform import Rotation
+    c = magpy.magnet.Cylinder(dimension=(d_mm * 1e-3, len_mm * 1e-3), polarization=(0.0, 0.0, j_t),
+                              position=(x * 1e-3, y * 1e-3, h_mm * 1e-3))
+    u = np.asarray(direction, float)
+    u = u / np.linalg.norm(u)
+    if not np.allclose(u, (0.0, 0.0, 1.0)):
+        axis = np.cross((0.0, 0.0, 1.0), u)
+        ang = np.arccos(np.clip(u[2], -1.0, 1.0))
+        c.orientation = Rotation.from_rotvec(axis / np.linalg.norm(axis) * ang)
+    return c
 
 
 def magnet_moment(j_t=1.2, d_mm=3.0, len_mm=3.0):
@@ -119,16 +129,61 @@ def study(progress=None):
 
 
 STUDY_FILE = "mom-study.json"
+CHECK_FILE = "mom-layout-check.json"
+CHECK_WORLDS = ("mu1000-t0.2", "mu5000-t0.2")
+CHECK_CELLS = (1.0, 0.7)
+
+
+def layout_check(layout, progress=None):
+    """The layout's worst spot in each of CHECK_WORLDS by the fast path,
+    solved directly with the finite plate (two meshes, Richardson limit):
+    the zone SNR both ways (ten minutes or so)."""
+    import time
+    from host_tools import layouts as L
+    from host_tools.sim import worlds as W
+    chans = L.channels(layout)
+    pts = [(c[0], c[1], SENSOR_Z) for c in chans]
+    ax = np.array([c[2] for c in chans])
+    out = {"version": 1, "layout": layout, "moment_Am2": L.MAGNET_M, "worlds": []}
+    for name in CHECK_WORLDS:
+        w = W.get(name)
+        snr, (x, y, h, u) = L.worst_snr(name, layout)
+        src = magnet(h, x=x, y=y, direction=u)
+        rows = []
+        for cell in CHECK_CELLS:
+            t0 = time.time()
+            b, n = solve(w.plate["mu_r"], w.plate["t_mm"], cell, src, pts)
+            rows.append({"cell_mm": cell, "cells": n, "seconds": round(time.time() - t0, 1),
+                         "readings_mT": [round(v, 6) for v in (b * ax).sum(-1)]})
+            if progress:
+                progress("%s %s cell %g mm: %.0f s" % (layout, name, cell, time.time() - t0))
+        lim = extrapolate(rows[0]["readings_mT"], rows[1]["readings_mT"], CHECK_CELLS[0], CHECK_CELLS[1])
+        slab = (slab_field(w.plate["mu_r"], w.plate["t_mm"], src, pts) * ax).sum(-1)
+        out["worlds"].append({"world": name, "spot_mm": [x, y, h], "direction": list(u), "fast_snr": round(snr, 2),
+                              "meshes": rows, "richardson_mT": [round(v, 6) for v in lim],
+                              "slab_cylinder_mT": [round(v, 6) for v in slab],
+                              "richardson_snr": round(L.zone_snr(lim, layout), 2),
+                              "slab_cylinder_snr": round(L.zone_snr(slab, layout), 2)})
+    return out
 
 
 def main(argv=None):
-    """python -m host_tools.sim.mom: rerun the mesh study into hardware/mom-study.json."""
+    """python -m host_tools.sim.mom: rerun the mesh study into
+    hardware/mom-study.json; `--layout-check` the reference layout's worst
+    spots into hardware/mom-layout-check.json instead."""
     import json
     import os
     import sys
+    argv = sys.argv[1:] if argv is None else argv
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    path = os.path.join(here, "hardware", STUDY_FILE)
-    res = study(progress=lambda s: sys.stderr.write(s + "\n"))
+    say = lambda s: sys.stderr.write(s + "\n")  # noqa: E731
+    if "--layout-check" in argv:
+        from host_tools import layouts
+        path = os.path.join(here, "hardware", CHECK_FILE)
+        res = layout_check(layouts.REFERENCE, progress=say)
+    else:
+        path = os.path.join(here, "hardware", STUDY_FILE)
+        res = study(progress=say)
     with open(path + ".tmp", "w", encoding="utf-8") as f:
         json.dump(res, f, indent=1)
         f.write("\n")

@@ -19,6 +19,7 @@ from host_tools.sim import worlds as W
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STUDY = os.path.join(REPO, "hardware", mom.STUDY_FILE)
+CHECK = os.path.join(REPO, "hardware", mom.CHECK_FILE)
 PLATE_ROWS = ("none", "mu100-t0.2", "mu300-t0.2", "mu1000-t0.1", "mu1000-t0.2", "mu5000-t0.2")
 SIGMA = 0.05  # mT, the DRV5055A1 on the ESP32 ADC
 HALL6 = [(-16.0, -30.0), (16.0, -30.0), (-16.0, 0.0), (16.0, 0.0), (-16.0, 30.0), (16.0, 30.0)]
@@ -94,6 +95,20 @@ def reference_table(rows):
     return "\n".join(out) + "\n"
 
 
+def check_table(check):
+    out = ["| world | worst spot (x, y, h mm; tilt) | fast path (dipole, infinite slab) | real magnet, infinite slab "
+           "| real magnet, finite plate: %s | finite plate, Richardson limit |"
+           % " / ".join("%g mm" % m["cell_mm"] for m in check["worlds"][0]["meshes"]),
+           "|---|---|---|---|---|---|"]
+    for w in check["worlds"]:
+        x, y, h = w["spot_mm"]
+        tilt = np.degrees(np.arccos(min(1.0, w["direction"][2])))
+        meshes = " / ".join("%.1f" % L.zone_snr(m["readings_mT"], check["layout"]) for m in w["meshes"])
+        out.append("| %s | (%g, %g, %g; %.0f deg) | %.1f | %.1f | %s | **%.1f** |"
+                   % (w["world"], x, y, h, tilt, w["fast_snr"], w["slab_cylinder_snr"], meshes, w["richardson_snr"]))
+    return "\n".join(out) + "\n"
+
+
 def markdown():
     with open(STUDY, encoding="utf-8") as f:
         study = json.load(f)
@@ -108,7 +123,13 @@ def markdown():
              "\n" + L.markdown(rows),
              "\nReference layout **%s** (%s), per world:\n\n" % (L.REFERENCE, L.LAYOUTS[L.REFERENCE][2]),
              reference_table(rows),
-             "\nBelow SNR %g: %s.\n" % (L.TARGET_SNR, ", ".join(L.failing_worlds(rows)) or "none")]
+             "\nBelow SNR %g by the fast path (infinite slab): %s.\n" % (L.TARGET_SNR, ", ".join(L.failing_worlds(rows)) or "none")]
+    if os.path.exists(CHECK):
+        with open(CHECK, encoding="utf-8") as f:
+            check = json.load(f)
+        parts += ["\nThe reference layout's worst spot in the stiffest worlds, solved directly with the finite plate "
+                  "(`python -m host_tools.sim.mom --layout-check`, hardware/%s; zone SNR):\n\n" % mom.CHECK_FILE,
+                  check_table(check)]
     return "".join(parts)
 
 

@@ -76,3 +76,17 @@ def test_amr2_wiring_reaches_every_channel_once():
     assert len({(m, c) for m, c, _, _, _ in w}) == len(w) == len(b["sensors"]) // 3
     assert sorted(ch for *_, chs in w for ch in chs) == list(range(len(b["sensors"])))
     assert all(c < 8 for _, c, _, _, _ in w)
+
+
+def test_stored_layout_check_matches_the_layout_of_today():
+    """hardware/mom-layout-check.json was run on today's reference layout and
+    worst spots; the real magnet on the infinite slab reads like the fast
+    path's dipole (within 10 %)."""
+    with open(worldsdoc.CHECK, encoding="utf-8") as f:
+        check = json.load(f)
+    assert check["layout"] == layouts.REFERENCE
+    for w in check["worlds"]:
+        snr, (x, y, h, u) = layouts.worst_snr(w["world"], check["layout"])
+        assert [x, y, h] == w["spot_mm"] and list(u) == pytest.approx(w["direction"])
+        assert snr == pytest.approx(w["fast_snr"], abs=0.01)
+        assert w["slab_cylinder_snr"] == pytest.approx(snr, rel=0.1)

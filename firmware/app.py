@@ -719,7 +719,7 @@ class App:
                     r["base"] = b[1]
             link.reply(seq, "ack", r)
         elif typ == "cal":
-            self._calibrate(seq)
+            self._calibrate(seq, body)
         elif typ == "test":
             what = body.get("what") if type(body) is dict else None
             if what not in ("leds", "buzzer"):
@@ -786,11 +786,25 @@ class App:
         knows = self.match.pipeline.knows
         return [b["id"] for p in self.header["players"] for b in p.get("bakugan", ()) if knows(b["id"])]
 
-    def _calibrate(self, seq):
+    def _calibrate(self, seq, body=None):
+        # `cal {"plate": {...}}` keeps what `bakumat diag plate` measured of
+        # the real gate cards beside the zeros; a plain `cal` keeps it too
+        old = self.store.load_calibration() or {}
+        if type(body) is dict and "plate" in body:
+            old["plate"] = body["plate"]
+            try:
+                self.store.save_calibration(old)
+            except OSError as e:
+                self.save_errors += 1
+                return self.link.reply(seq, "ack", {"ok": False, "why": "not saved: %s" % e})
+            return self.link.reply(seq, "ack", {"ok": True})
         frame = self.b.scanner.frame
         zero = list(frame)
+        cal = {"zero": zero}
+        if "plate" in old:
+            cal["plate"] = old["plate"]
         try:
-            self.store.save_calibration({"zero": zero})
+            self.store.save_calibration(cal)
         except OSError as e:
             self.save_errors += 1
             return self.link.reply(seq, "ack", {"ok": False, "why": "not saved: %s" % e})

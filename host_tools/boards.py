@@ -1,6 +1,6 @@
 """Board definitions: the mat geometry (boards/mats/<mat>.json) merged with a
 board folder's wiring (boards/<board>/wiring.json). Format:
-docs/formats/board-definition-v1.md.
+docs/formats/board-definition-v2.md (v1 files load unchanged).
 
     from host_tools import boards
     boards.names()            # ["reference", ...]
@@ -18,7 +18,8 @@ import os
 from host_tools.errors import UserError
 from host_tools.fwpath import BOARDS_DIR
 
-VERSION = 1
+VERSION = 2
+AXES = ("x", "y", "z", "-x", "-y", "-z")
 MATS_DIR = os.path.join(BOARDS_DIR, "mats")
 
 # Keys of `board show --json` in the order the issue lists them; extras follow.
@@ -202,6 +203,11 @@ def check_mat(m, where):
                 raise BoardError("%s: missing field '%s'" % (w, k))
             if not _num(sn[k]):
                 raise BoardError("%s.%s: expected a number, got %r" % (w, k, sn[k]))
+        if "axis" in sn:
+            if v < 2:
+                raise BoardError('%s.axis: per-channel axes need "version": 2 (docs/formats/board-definition-v2.md)' % w)
+            if sn["axis"] not in AXES:
+                raise BoardError("%s.axis: expected one of %s, got %r" % (w, ", ".join(AXES), sn["axis"]))
         if sn["ch"] != i or type(sn["ch"]) is not int:
             raise BoardError("%s.ch: sensors are listed in channel order 0, 1, 2...; expected %d, got %r"
                              % (w, i, sn["ch"]))
@@ -245,13 +251,21 @@ def check_wiring(wiring, board, where):
 
 
 def public(board):
-    """The `board show --json` view: the issue's fields first, then the extras."""
+    """The `board show --json` view: the v1 fields first, then the extras.
+    Each channel says what it measures (`axis`, "z" when the file gives none)
+    and `sensor` gives its noise in mT too (format v2)."""
     out = {}
     for k in CORE_KEYS:
         out[k] = board[k]
     for k in board:
         if k not in out:
             out[k] = board[k]
+    out["sensors"] = [dict(s, axis=s.get("axis", "z")) for s in board["sensors"]]
+    sensor = dict(board["sensor"])
+    sensor.setdefault("units", "counts")
+    if sensor.get("counts_per_mT"):
+        sensor.setdefault("noise_mT_rms", round(sensor["noise_counts_rms"] / abs(sensor["counts_per_mT"]), 6))
+    out["sensor"] = sensor
     return out
 
 

@@ -18,6 +18,7 @@ COMMANDS = {
     "bench": ("host_tools.commands.bench", "run benchmarks and print their figures"),
     "view": ("host_tools.commands.view", "show a mat in the browser: a log with its timeline, or a live board"),
     "plot": ("host_tools.commands.plot", "draw a raw sensor log's traces (with the pipeline's thresholds) to a picture"),
+    "hw": ("host_tools.commands.hw", "the computed sensing physics: simulated worlds, slab kernels, sensor layouts compared"),
     "board": ("host_tools.commands.board", "show the board definitions: zones, sensors, wiring"),
     "ports": ("host_tools.commands.ports", "list serial ports and show which one is an ESP32 board"),
     "flash": ("host_tools.commands.flash", "put MicroPython on a bare ESP32 (esptool), then deploy the app"),

@@ -400,7 +400,7 @@ def _human_generator(rng, board, header, opts, ask, tell):
 
 def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False, out=None,
              board_name=None, port=0, open_browser=True, answers=None, linger=True, stop=None, on_url=None,
-             firmware="micropython"):
+             firmware="micropython", world=None):
     """Play one simulated game live; returns the exit status (0: the game
     was played, whoever won; the terminal says who).
 
@@ -412,8 +412,10 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
     on_url: called with the page's address once it is served.
     firmware: "micropython" (the firmware app on the virtual board, the
     real interpreter) or "cpython" (the same sensing and referee modules
-    imported here: quicker to start, for tests)."""
+    imported here: quicker to start, for tests).
+    world: the simulated physics (host_tools/sim/worlds.py; None: the default)."""
     from host_tools import boards
+    from host_tools.sim import worlds
     from host_tools.webview.timeline import default_board
 
     out = out or sys.stdout
@@ -424,6 +426,10 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
     if seed is None:
         seed = random.randrange(1, 100000)
     board = boards.load(board_name or default_board())
+    try:
+        board = worlds.with_world(board, world)
+    except worlds.WorldError as e:
+        raise UserError("--world: %s" % e)
     rng = random.Random("demo:%s:%s" % (mode, seed))
     header = make_header(mode, rng)
     if firmware not in FIRMWARES:

@@ -92,11 +92,12 @@ def render(b):
                % (len(b["zones"]), len(b["sensors"]), _num(b["rate_hz"]), _num(b["sensor_plane_to_card_top_mm"])))
     out.append("")
     out.append(draw(b).rstrip("\n"))
-    out.append("(1 character = %g mm across, %g mm along; o = Hall sensor)" % (MM_PER_COL, MM_PER_ROW))
+    out.append("(1 character = %g mm across, %g mm along; o = sensor)" % (MM_PER_COL, MM_PER_ROW))
     out.append("")
     out.append("sensor: %s" % s.get("part", "?"))
-    out.append("  zero %s counts, %s counts/mT, 0..%s counts, noise %s counts rms"
-               % (_num(s["zero_counts"]), _num(s["counts_per_mT"]), _num(s["max_counts"]), _num(s["noise_counts_rms"])))
+    out.append("  zero %s counts, %s counts/mT, 0..%s counts, noise %s counts rms (%.3g mT)"
+               % (_num(s["zero_counts"]), _num(s["counts_per_mT"]), _num(s["max_counts"]), _num(s["noise_counts_rms"]),
+                  s["noise_counts_rms"] / abs(s["counts_per_mT"])))
     if b.get("plate"):
         p = b["plate"]
         out.append("gate card plate model: " + ", ".join("%s %s" % (k, _num(p[k])) for k in p))
@@ -109,13 +110,15 @@ def render(b):
         out.append("%4d %5s %5s %5s %5s  %s" % (z["id"], _num(z["x"]), _num(z["y"]), _num(z["w"]), _num(z["h"]),
                                                _ranges(by_zone.get(z["id"], []))))
     out.append("")
-    out.append("  ch zone   x mm   y mm" + ("   adc mux" if "wiring" in b else ""))
+    axes = any("axis" in sn for sn in b["sensors"])  # board definition v2: what each channel measures
+    out.append("  ch zone   x mm   y mm" + (" axis" if axes else "") + ("   adc mux" if "wiring" in b else ""))
     wch = b["wiring"]["channels"] if "wiring" in b else None
     for sn in b["sensors"]:
         extra = ""
         if wch is not None:
             extra = "  %4d %3d" % (wch[sn["ch"]][0], wch[sn["ch"]][1])
-        out.append("%4d %4d %6s %6s%s" % (sn["ch"], sn["zone"], _num(sn["x"]), _num(sn["y"]), extra))
+        ax = " %4s" % sn.get("axis", "z") if axes else ""
+        out.append("%4d %4d %6s %6s%s%s" % (sn["ch"], sn["zone"], _num(sn["x"]), _num(sn["y"]), ax, extra))
     if "wiring" in b:
         w = b["wiring"]
         out.append("")

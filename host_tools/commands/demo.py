@@ -30,6 +30,7 @@ def add_arguments(p):
     p.add_argument("--firmware", default="micropython", choices=("micropython", "cpython"),
                    help="where the firmware runs: the micropython binary on the virtual board (default), "
                         "or its modules under CPython")
+    p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: capture)")
     p.add_argument("--sample", action="store_true", help="replay the bundled sample game's event log instead")
     p.add_argument("--json", action="store_true", help="with --sample: print output events as NDJSON")
 
@@ -47,4 +48,4 @@ def run(args):
     from host_tools.demo_game import run_demo
     return run_demo(mode=args.mode, seed=args.seed, speed=args.speed, players=args.players, view=args.view,
                     out=sys.stdout, board_name=args.board, port=args.http, open_browser=not args.no_browser,
-                    firmware=args.firmware)
+                    firmware=args.firmware, world=args.world)

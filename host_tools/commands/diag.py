@@ -15,12 +15,16 @@
   buttons   show each button press as the firmware's debouncer reports it
             (short, or long after 0.9 s held), for --seconds or until
             --presses presses; names the buttons never pressed
+  plate     the real gate cards measured: a Bakugan on a plain card, then
+            on a gate card, at marked spots of one zone; reports the share
+            that gets through, the leak, the implied mu_r t and the nearest
+            simulated world, and saves them in the board's calibration
 """
 import json
 import sys
 import time
 
-from host_tools import boardlink, diagnose, termmat
+from host_tools import boardlink, boards, diagnose, termmat
 from host_tools.errors import UserError
 from host_tools.progress import Progress
 
@@ -44,6 +48,11 @@ def add_arguments(p):
     bt.add_argument("--presses", type=int, help="stop after this many presses (exit code 1 if fewer came)")
     bt.add_argument("--json", action="store_true", help="each press as a JSON line, then a summary line")
     sub.add_parser("buzzer", help="buzzer test (listen)")
+    pl = sub.add_parser("plate", help="measure what a real gate card's steel plate lets through (a one-zone jig)")
+    pl.add_argument("--zone", type=int, default=5, help="the zone to measure on (default 5)")
+    pl.add_argument("--seconds", type=float, default=1.5, help="how long to average each reading (default 1.5 s)")
+    pl.add_argument("--no-save", action="store_true", help="do not save the figures in the board's calibration")
+    pl.add_argument("--json", action="store_true", help="the figures as JSON (prompts still go to stderr)")
     for sp in sub.choices.values():
         boardlink.add_port_argument(sp)
         sp.add_argument("--board", help="board definition (default: the one the board reports)")
@@ -327,4 +336,73 @@ def run(args):
             return channels(bl, args)
         if args.action == "zones":
             return zones(bl, args)
+        if args.action == "plate":
+            return plate(bl, args)
         return output_test(bl, args.action)
+
+
+# ----------------------------------------------------------------- plate
+
+def _wait_enter(what):
+    sys.stderr.write(what + " Press Enter when it is done.\n")
+    sys.stderr.flush()
+    if not sys.stdin.readline():
+        raise UserError("no answer on the input (diag plate asks you to press Enter at each step)")
+
+
+def _medians(frames):
+    """Each channel's median over the frames: a frame from before the step
+    (the stream's first) or a spike does not move it."""
+    cols = list(zip(*[v for _, v in frames]))
+    return [sorted(c)[len(c) // 2] for c in cols]
+
+
+def _zone_mT(board, zone, frames, base):
+    s = board["sensor"]
+    med = _medians(frames)
+    return [(med[c["ch"]] - base[c["ch"]]) / s["counts_per_mT"] for c in board["sensors"] if c["zone"] == zone]
+
+
+def plate(bl, args):
+    from host_tools import platefit
+    board = need_board(bl)
+    zones_ = [z["id"] for z in board["zones"]]
+    if args.zone not in zones_:
+        raise UserError("--zone: no zone %d on board %s (zones %d..%d)" % (args.zone, board["name"], zones_[0], zones_[-1]))
+    sens = [c for c in board["sensors"] if c["zone"] == args.zone]
+    cx, cy = boards.zone_center(board, args.zone)
+    # mark A: straight over the zone's sensor nearest its centre; mark B: the centre
+    a = min(sens, key=lambda c: (c["x"] - cx) ** 2 + (c["y"] - cy) ** 2)
+    mark_a = (a["x"], a["y"])
+    mark_b = (cx, cy)
+    err = sys.stderr
+    err.write("Measuring a gate card on zone %d. Mark two spots on it: A at (%+.0f, %+.0f) mm from the zone's centre "
+              "(straight over channel %d), B at its centre. Use one Bakugan throughout, opened, standing upright.\n"
+              % (args.zone, mark_a[0] - cx, mark_a[1] - cy, a["ch"]))
+    _wait_enter("1/5: clear zone %d (nothing on it)." % args.zone)
+    base = _medians(listen(bl, args.seconds, "Empty zone"))
+    _wait_enter("2/5: lay a plain card with no steel (the same thickness as a gate card, e.g. card stock) on zone %d "
+                "and stand the Bakugan on mark A." % args.zone)
+    bare = _zone_mT(board, args.zone, listen(bl, args.seconds, "Plain card, mark A"), base)
+    _wait_enter("3/5: move the Bakugan to mark B (the card's centre).")
+    bare_b = _zone_mT(board, args.zone, listen(bl, args.seconds, "Plain card, mark B"), base)
+    _wait_enter("4/5: replace the plain card by a real gate card and stand the Bakugan on mark A again.")
+    card = _zone_mT(board, args.zone, listen(bl, args.seconds, "Gate card, mark A"), base)
+    _wait_enter("5/5: move the Bakugan to mark B.")
+    far = _zone_mT(board, args.zone, listen(bl, args.seconds, "Gate card, mark B"), base)
+    if abs(bare[sens.index(a)]) * board["sensor"]["counts_per_mT"] < 10 * board["sensor"]["noise_counts_rms"]:
+        raise UserError("channel %d hardly moved with the Bakugan on mark A (%.3f mT): was it standing straight over "
+                        "the sensor, on a plain card?" % (a["ch"], bare[sens.index(a)]))
+    r = platefit.analyse(board, args.zone, mark_a, mark_b, bare, bare_b, card, far)
+    saved = False
+    if not args.no_save:
+        _, body = bl.request("cal", {"plate": r}, timeout=10.0)
+        saved = bool(body.get("ok"))
+        if not saved:
+            err.write("warning: the board did not save the figures: %s\n" % body.get("why"))
+    if args.json:
+        print(json.dumps(dict(r, saved=saved), sort_keys=True))
+    else:
+        print(platefit.text(r))
+        print("saved in the board's calibration" if saved else "not saved on the board")
+    return 0

@@ -32,6 +32,7 @@ def add_arguments(p):
     p.add_argument("--lfs", metavar="IMAGE", help="a littlefs image file as the board's filesystem instead")
     p.add_argument("--web", type=int, metavar="PORT", default=None,
                    help="serve the board's phone page on 127.0.0.1:PORT (0: any free port; default: off)")
+    p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: capture)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 64K (default: the binary's)")
     p.add_argument("--script", help="scenario lines to apply at start (a file)")
     p.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds (no console)")
@@ -55,7 +56,13 @@ def run(args):
             f.write(b"\xff" * (64 * 4096))
     if args.dir:
         os.makedirs(args.dir, exist_ok=True)
-    vb = vboard.VBoard(args.board, workdir=args.dir, lockstep=False, port=port, heapsize=args.heap, lfs=args.lfs,
+    from host_tools import boards
+    from host_tools.sim import worlds
+    try:
+        board = worlds.with_world(boards.load(args.board), args.world)
+    except worlds.WorldError as e:
+        raise UserError("--world: %s" % e)
+    vb = vboard.VBoard(board, workdir=args.dir, lockstep=False, port=port, heapsize=args.heap, lfs=args.lfs,
                        web=args.web)
     vb.start()
     out = sys.stdout

@@ -14,6 +14,7 @@ from operator import add
 from host_tools import boards as _boards
 from host_tools.sim import bakugan as _bak
 from host_tools.sim import field as F
+from host_tools.sim import worlds as _worlds
 from host_tools.sim.scenario import ScenarioError
 
 REACH_MM = 100.0  # sensors farther than this from a magnet get no field (< 0.5 counts)
@@ -56,9 +57,26 @@ def _tilted(pol, tilt_deg, az):
     return (pol * math.sin(t) * math.cos(az), pol * math.sin(t) * math.sin(az), pol * math.cos(t))
 
 
+_AXES = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0),
+         "-x": (-1.0, 0.0, 0.0), "-y": (0.0, -1.0, 0.0), "-z": (0.0, 0.0, -1.0)}
+
+
+def channel_axis(sensor):
+    """Unit vector a channel measures along: "axis" of a board sensor entry
+    (x, y, z, -x, -y, -z or [ax, ay, az]); z when absent (v1 boards)."""
+    a = sensor.get("axis", "z")
+    if isinstance(a, str):
+        if a not in _AXES:
+            raise _worlds.WorldError("sensor channel %s: axis %r is not one of %s"
+                                     % (sensor.get("ch"), a, ", ".join(_AXES)))
+        return _AXES[a]
+    return _unit(tuple(float(v) for v in a))
+
+
 class Geometry:
-    def __init__(self, board):
+    def __init__(self, board, world=None):
         self.board = board
+        self.world = _worlds.get(world or board.get("world") or _worlds.default_name())
         self.card_top = float(board["sensor_plane_to_card_top_mm"])
         card = board.get("card") or {}
         self.card_w = float(card.get("w", 62.0))
@@ -301,9 +319,9 @@ class SimResult:
 # -------------------------------------------------------------------- run
 
 class _Builder:
-    def __init__(self, board, sc, rng, header):
+    def __init__(self, board, sc, rng, header, world=None):
         self.board = board
-        self.geo = Geometry(board)
+        self.geo = Geometry(board, world)
         self.sc = sc
         self.rng = rng
         self.objs = []
@@ -365,10 +383,13 @@ class _Builder:
 
     def stand_pose(self, bid, x, y, tilt):
         p = self.bprops(bid)
+        h = p["height"]
+        if "height" not in (self.sc.bakugan or {}).get(bid, {}):
+            h = _worlds.scale_height(self.geo.world, h, *_bak.HEIGHT_RANGE)
         if tilt is None:
             tilt = max(0.0, min(35.0, p["tilt"] + self.rng.gauss(0.0, 4.0)))
         d = _tilted(p["polarity"], tilt, self.rng.uniform(0.0, 2.0 * math.pi))
-        return (x, y, self.geo.card_top + p["height"], d[0], d[1], d[2])
+        return (x, y, self.geo.card_top + h, d[0], d[1], d[2])
 
     def transit_truth(self, bid, ph, t0, t1, last_zone=None, off_end=False):
         """roll truth: each zone the ball enters, sampled every 5 ms."""
@@ -618,14 +639,16 @@ class _Builder:
                            "x": round(x, 1), "y": round(y, 1)})
 
 
-def run(board, sc, seed=0, header=None):
-    """Simulate scenario `sc` on `board` (a dict from boards.load or a name)."""
+def run(board, sc, seed=0, header=None, world=None):
+    """Simulate scenario `sc` on `board` (a dict from boards.load or a name) in
+    `world` (a name from host_tools/sim/worlds.py; default: the board's
+    "world" key, else worlds.DEFAULT)."""
     if isinstance(board, str):
         board = _boards.load(board)
     rng = random.Random("sim:%s" % (seed,))
     if header is None:
         header = getattr(sc, "header", None)
-    b = _Builder(board, sc, rng, header)
+    b = _Builder(board, sc, rng, header, world)
     for a in sc.sorted_actions():
         b.do(a)
     tail = int(sc.settings.get("tail", 1.0) * 1000)
@@ -673,11 +696,30 @@ def _render(board, b, rng, settings, end_ms):
     static_acc = {}
     static_pairs = []
 
+    world = geo.world
+    if world.computed:
+        import numpy as np
+        axes = np.array([channel_axis(s) for s in sens])
+        gains = np.array(gain)
+        sxa = np.array(sx)
+        sya = np.array(sy)
+    elif any(channel_axis(s) != (0.0, 0.0, 1.0) for s in sens):
+        raise _worlds.WorldError("the %r world models Bz only; board %r has channels along other axes "
+                                 "(pick a computed world: `bakumat hw worlds`)" % (world.name, board["name"]))
+
     def contribution(pose, cardset, m):
         x, y, z, ux, uy, uz = pose
         if z - geo.mat_top > AIR_MM + 40.0:
             return ()
         rect = geo.plate_under(x, y, cardset)
+        if world.computed:
+            near = (sxa - x) ** 2 + (sya - y) ** 2 <= reach2
+            idx = np.nonzero(near)[0]
+            if not len(idx):
+                return ()
+            bv = world.field(m, pose, sxa[idx], sya[idx], 0.0, rect is not None)
+            vals = (bv * axes[idx]).sum(-1) * gains[idx]
+            return list(zip(idx.tolist(), vals.tolist()))
         out = []
         for i in range(n):
             ddx = sx[i] - x

@@ -53,8 +53,11 @@ def test_show_json_fields(capsys):
     assert list(d)[:6] == ["name", "zones", "sensors", "sensor", "sensor_plane_to_card_top_mm", "rate_hz"]
     assert d["name"] == "reference"
     assert set(d["zones"][0]) == {"id", "x", "y", "w", "h"}
-    assert set(d["sensors"][0]) == {"ch", "zone", "x", "y"}
+    assert set(d["sensors"][0]) == {"ch", "zone", "x", "y", "axis"}
+    assert {s["axis"] for s in d["sensors"]} == {"z"}
     assert set(d["sensor"]) >= {"zero_counts", "counts_per_mT", "max_counts", "noise_counts_rms"}
+    assert d["sensor"]["noise_mT_rms"] == pytest.approx(d["sensor"]["noise_counts_rms"] / d["sensor"]["counts_per_mT"],
+                                                        rel=1e-4)
     assert d["sensor"]["max_counts"] == 4095
     assert d["version"] == 1
     assert d == boards.public(boards.load("reference"))
@@ -110,7 +113,7 @@ def _load_err(tmp, mat):
 def test_bad_mats(tmp_boards):
     tmp, ref = tmp_boards
     m = copy.deepcopy(ref)
-    m["version"] = 2
+    m["version"] = 3
     assert "newer" in _load_err(tmp, m)
     m = copy.deepcopy(ref)
     del m["rate_hz"]
@@ -161,3 +164,29 @@ def test_bad_wiring(tmp_boards):
     b = boards.load("b1")
     assert b["name"] == "b1" and b["mat"] == "reference" and b["wiring"]["adc_pins"] == list(range(6))
     assert boards.names() == ["b1", "reference"]
+
+
+def _mat_v(version):
+    m = json.load(open(os.path.join(boards.MATS_DIR, "reference.json"), encoding="utf-8"))
+    m["version"] = version
+    return m
+
+
+def test_v2_mat_says_each_channels_axis():
+    m = _mat_v(2)
+    m["sensors"][1]["axis"] = "x"
+    m["sensors"][2]["axis"] = "-z"
+    boards.check_mat(m, "x.json")
+    b = dict(m)
+    assert [s["axis"] for s in boards.public(b)["sensors"][:3]] == ["z", "x", "-z"]
+
+
+def test_axis_needs_version_2_and_a_known_axis():
+    m = _mat_v(1)
+    m["sensors"][3]["axis"] = "x"
+    with pytest.raises(boards.BoardError, match=r"sensors\[3\]\.axis: per-channel axes need \"version\": 2"):
+        boards.check_mat(m, "x.json")
+    m = _mat_v(2)
+    m["sensors"][3]["axis"] = "w"
+    with pytest.raises(boards.BoardError, match=r"sensors\[3\]\.axis: expected one of x, y, z"):
+        boards.check_mat(m, "x.json")

@@ -1,0 +1,319 @@
+"""Sensor candidates and zone layouts compared on the computed worlds
+(`bakumat hw layouts`, hardware/sensing-physics.md section 8).
+
+For each layout and world: the worst-spot signal-to-noise of a zone (the
+magnet anywhere on the card at least 9 mm from its edge, at both ends of the
+world's height range, upright or leaning 25 degrees four ways; SNR = the
+length of the zone's readings each divided by its channel's noise, what a
+detector that knows the signature's shape gets), the largest such figure a
+neighbour zone reaches (crosstalk: the magnet 9 mm from the shared edge),
+scan time per frame on the ESP32, parts, price and current per mat.
+
+Part figures are datasheet values (typical) and distributor prices at 100
+pieces as found when this was written: check them before ordering. The
+effective noise of the magnetoresistive parts is set 10x above their
+datasheet figure: on a mat their floor is the LEDs' and the supply's stray
+fields, not the part.
+"""
+import math
+
+import numpy as np
+
+from host_tools.sim import field as _field
+from host_tools.sim import worlds as W
+
+ZONES = 16
+RATE_HZ = 50
+MAGNET_M = 0.0203  # A m^2: NdFeB 3 x 3 mm, J 1.2 T (host_tools/sim/mom.py magnet_moment)
+SENSOR_BELOW_CARD_TOP = 2.7
+CARD_W = 62.0
+CARD_H = 88.0
+EDGE_MARGIN = 9.0
+PITCH_X = 70.0  # zone pitch across (boards/mats/reference.json)
+TILT_DEG = 25.0
+
+# name -> part figures. noise_mT: rms per reading as the mat would see it.
+PARTS = {
+    "DRV5055A1": {"kind": "analog Hall, Bz", "axes": "z", "noise_mT": 0.05, "range_mT": 13.0, "ma": 6.0,
+                  "usd": 0.55, "read_us": 50.0,
+                  "note": "noise: ESP32 ADC, 4 counts at 79 counts/mT; one ADC read 25-100 us from MicroPython"},
+    "TMAG5273A1": {"kind": "3-axis Hall, I2C", "axes": "xyz", "noise_mT": 0.02, "range_mT": 40.0, "ma": 2.3,
+                   "usd": 0.95, "read_us": 350.0,
+                   "note": "12-bit, +-40 mT, 32x averaging for the noise; 4 factory addresses, others set at power-up"},
+    "MMC5603NJ": {"kind": "3-axis AMR, I2C", "axes": "xyz", "noise_mT": 0.002, "range_mT": 3.0, "ma": 1.5,
+                  "usd": 0.90, "read_us": 300.0,
+                  "note": "datasheet 2 mG (0.2 uT) rms, +-3 mT; one fixed address 0x30: 8 per TCA9548A mux"},
+    "LIS2MDL": {"kind": "3-axis AMR, I2C", "axes": "xyz", "noise_mT": 0.003, "range_mT": 5.0, "ma": 0.2,
+                "usd": 1.20, "read_us": 300.0,
+                "note": "datasheet 3 mG (0.3 uT) rms at 10 Hz, +-5 mT; fixed address 0x1E: 8 per TCA9548A mux"},
+}
+MUX = {"74HC4067": {"usd": 0.45, "channels": 16, "ma": 0.2}, "TCA9548A": {"usd": 0.90, "channels": 8, "ma": 0.1}}
+
+
+def _grid(xs, ys):
+    return [(x, y) for y in ys for x in xs]
+
+
+# name -> (part, sites relative to the zone centre in mm, what it is)
+LAYOUTS = {
+    "hall6": ("DRV5055A1", _grid((-16, 16), (-30, 0, 30)), "the present mat: 2 x 3 Bz sensors"),
+    "hall12": ("DRV5055A1", _grid((-18, 0, 18), (-33, -11, 11, 33)), "3 x 4 Bz sensors, ~20 mm pitch"),
+    "hall24": ("DRV5055A1", _grid((-18, -6, 6, 18), (-35, -21, -7, 7, 21, 35)), "4 x 6 Bz sensors, 12-14 mm pitch"),
+    "tmag6": ("TMAG5273A1", _grid((-16, 16), (-30, 0, 30)), "2 x 3 three-axis Hall"),
+    "amr2": ("MMC5603NJ", [(0, -22), (0, 22)], "2 three-axis AMR on the long axis"),
+    "amr4": ("MMC5603NJ", _grid((-14, 14), (-22, 22)), "2 x 2 three-axis AMR"),
+    "amr4edge": ("MMC5603NJ", [(-26, 0), (26, 0), (0, -39), (0, 39)],
+                 "4 three-axis AMR 2 mm inside the plate's mid-edges"),
+    "lis4": ("LIS2MDL", _grid((-14, 14), (-22, 22)), "2 x 2 three-axis AMR (LIS2MDL)"),
+}
+
+AXES = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}
+
+
+def channels(layout):
+    """[(x, y, axis vector, noise_mT)] of one zone, relative to its centre."""
+    part, sites, _ = LAYOUTS[layout]
+    p = PARTS[part]
+    return [(x, y, AXES[a], p["noise_mT"]) for (x, y) in sites for a in p["axes"]]
+
+
+def spots(step=2.0):
+    hw = CARD_W / 2.0 - EDGE_MARGIN
+    hh = CARD_H / 2.0 - EDGE_MARGIN
+    xs = np.arange(-hw, hw + 1e-9, step)
+    ys = np.arange(-hh, hh + 1e-9, step)
+    X, Y = np.meshgrid(xs, ys)
+    return X.ravel(), Y.ravel()
+
+
+def directions():
+    out = [(0.0, 0.0, 1.0)]
+    t = math.radians(TILT_DEG)
+    for k in range(4):
+        a = k * math.pi / 2.0
+        out.append((math.sin(t) * math.cos(a), math.sin(t) * math.sin(a), math.cos(t)))
+    return out
+
+
+def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0)):
+    """(spots, channels) readings in mT, a magnet at (px, py) h above the card."""
+    sx = np.array([c[0] + offset[0] for c in chans])[None, :]
+    sy = np.array([c[1] + offset[1] for c in chans])[None, :]
+    ax = np.array([c[2] for c in chans])
+    z = SENSOR_BELOW_CARD_TOP + h
+    pose = (px[:, None], py[:, None], z, u[0], u[1], u[2])
+    if world.computed:
+        b = world.field(MAGNET_M, pose, sx, sy)
+        return (b * ax[None, :, :]).sum(-1)
+    # the capture world: the old plate model, Bz only
+    if any(a != (0.0, 0.0, 1.0) for a in map(tuple, ax)):
+        return None
+    plate = {"attenuation": 0.3, "spread_mm": 4.0, "capture": 0.5}
+    rect = (-28.0, -41.0, 28.0, 41.0)
+    pz = SENSOR_BELOW_CARD_TOP - 0.6
+    out = np.empty((len(px), sx.shape[1]))
+    for i in range(len(px)):
+        for j in range(sx.shape[1]):
+            out[i, j] = _field.plate_bz(MAGNET_M, u[0], u[1], u[2], px[i], py[i], z, sx[0, j], sy[0, j], plate, rect, pz)
+    return out
+
+
+def worst_snr(world, layout, step=2.0):
+    """(worst-spot zone SNR, (x, y, h, moment direction)), over spots,
+    heights and tilts."""
+    world = W.get(world)
+    chans = channels(layout)
+    sig = np.array([c[3] for c in chans])
+    px, py = spots(step)
+    worst = None
+    for h in world.heights:
+        for u in directions():
+            r = _readings(world, px, py, h, u, chans)
+            if r is None:
+                return None, None
+            snr = np.sqrt(((r / sig[None, :]) ** 2).sum(-1))
+            i = int(np.argmin(snr))
+            if worst is None or snr[i] < worst[0]:
+                worst = (float(snr[i]), (float(px[i]), float(py[i]), h, u))
+    return worst
+
+
+def crosstalk(world, layout):
+    """Largest ratio of the neighbour zone's SNR (across, 70 mm pitch) to the
+    magnet's own zone's, the magnet at the lowest height 9 mm from the shared
+    edge: below 1, the zone that reads most is the right one."""
+    world = W.get(world)
+    chans = channels(layout)
+    sig = np.array([c[3] for c in chans])
+    hh = CARD_H / 2.0 - EDGE_MARGIN
+    py = np.arange(-hh, hh + 1e-9, 2.0)
+    px = np.full_like(py, CARD_W / 2.0 - EDGE_MARGIN)
+    best = 0.0
+    for u in directions():
+        other = _readings(world, px, py, world.heights[0], u, chans, offset=(PITCH_X, 0.0))
+        own = _readings(world, px, py, world.heights[0], u, chans)
+        if other is None:
+            return None
+        n_other = np.sqrt(((other / sig[None, :]) ** 2).sum(-1))
+        n_own = np.sqrt(((own / sig[None, :]) ** 2).sum(-1))
+        best = max(best, float((n_other / np.maximum(n_own, 1e-9)).max()))
+    return best
+
+
+def costs(layout):
+    part, sites, _ = LAYOUTS[layout]
+    p = PARTS[part]
+    n = len(sites) * ZONES
+    if "I2C" in p["kind"]:
+        mux = "TCA9548A"
+        nmux = 0 if part == "TMAG5273A1" else math.ceil(n / MUX[mux]["channels"])
+        scan_ms = n * p["read_us"] / 1000.0
+        if nmux:
+            scan_ms += nmux * 0.1  # one mux switch per eight sensors
+    else:
+        mux = "74HC4067"
+        nmux = math.ceil(n / MUX[mux]["channels"])
+        scan_ms = n * p["read_us"] / 1000.0
+    usd = n * p["usd"] + nmux * MUX[mux]["usd"]
+    ma = n * p["ma"] + nmux * MUX[mux]["ma"]
+    return {"sensors": n, "channels": n * len(p["axes"]), "mux": "%d x %s" % (nmux, mux) if nmux else "-",
+            "scan_ms": scan_ms, "frame_share": scan_ms * RATE_HZ / 1000.0, "usd": usd, "ma": ma}
+
+
+DOC_WORLDS = ("capture", "none", "mu100-t0.2", "mu300-t0.2", "mu1000-t0.1", "mu1000-t0.2", "mu5000-t0.2",
+              "ferrite-none", "ferrite-mu100-t0.2", "ferrite-mu1000-t0.2")
+REFERENCE = "amr2"
+TARGET_SNR = 5.0
+
+
+def zone_snr(readings_mT, layout):
+    """The zone SNR of one set of readings (mT, channel order of `layout`)."""
+    sig = np.array([c[3] for c in channels(layout)])
+    return float(np.sqrt(((np.asarray(readings_mT) / sig) ** 2).sum()))
+
+
+def table(worlds=DOC_WORLDS, layouts=None):
+    layouts = list(layouts or LAYOUTS)
+    rows = []
+    for lay in layouts:
+        snr = {}
+        xt = {}
+        for w in worlds:
+            snr[w] = worst_snr(w, lay)[0]
+            xt[w] = crosstalk(w, lay)
+        rows.append({"layout": lay, "snr": snr, "crosstalk": xt, "cost": costs(lay)})
+    return rows
+
+
+def _f(v):
+    if v is None:
+        return "-"
+    if v < 1:
+        return "%.2f" % v
+    return "%.1f" % v if v < 100 else "%.0f" % v
+
+
+def markdown(rows, worlds=DOC_WORLDS):
+    out = []
+    w = out.append
+    w("Worst-spot zone SNR per frame (NdFeB 3 x 3 mm; ferrite worlds 0.32 of it; target %g; - : the capture "
+      "model gives Bz only):" % TARGET_SNR)
+    w("")
+    w("| layout | " + " | ".join(worlds) + " |")
+    w("|---|" + "---|" * len(worlds))
+    for r in rows:
+        w("| %s | " % r["layout"] + " | ".join(_f(r["snr"][x]) for x in worlds) + " |")
+    w("")
+    w("Neighbour zone's largest SNR (crosstalk), parts and cost per 16-zone mat at %d Hz:" % RATE_HZ)
+    w("")
+    w("| layout | what | crosstalk: neighbour / own SNR, worst world | sensors (channels) | mux | scan ms/frame (share) | parts US$ | mA |")
+    w("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        c = r["cost"]
+        xt = [v for v in r["crosstalk"].values() if v is not None]
+        part, _, what = LAYOUTS[r["layout"]]
+        w("| %s | %s: %s | %s | %d (%d) | %s | %.1f (%d %%) | %.0f | %.0f |"
+          % (r["layout"], part, what, _f(max(xt) if xt else None), c["sensors"], c["channels"], c["mux"],
+             c["scan_ms"], round(100 * c["frame_share"]), c["usd"], c["ma"]))
+    w("")
+    w("| part | kind | noise used (mT rms) | range (mT) | mA | US$ | read from MicroPython (us) | note |")
+    w("|---|---|---|---|---|---|---|---|")
+    for name, p in PARTS.items():
+        w("| %s | %s | %g | %g | %g | %.2f | %g | %s |" % (name, p["kind"], p["noise_mT"], p["range_mT"], p["ma"],
+                                                          p["usd"], p["read_us"], p["note"]))
+    return "\n".join(out) + "\n"
+
+
+def failing_worlds(rows, layout=REFERENCE, target=TARGET_SNR):
+    for r in rows:
+        if r["layout"] == layout:
+            return [w for w, v in r["snr"].items() if v is not None and v < target]
+    return []
+
+
+def peak(world, layout):
+    """Largest field (mT) any channel of the zone sees, the magnet at its
+    lowest anywhere on the card: above the part's range it saturates."""
+    world = W.get(world)
+    chans = channels(layout)
+    px, py = spots(2.0)
+    best = 0.0
+    for u in directions():
+        r = _readings(world, px, py, world.heights[0], u, chans)
+        if r is None:
+            return None
+        best = max(best, float(np.abs(r).max()))
+    return best
+
+
+# The reference layout's parts beyond the sensors and muxes (per-unit US$ at 100 pieces, estimates).
+AMR2_PASSIVES = (("100 nF 0402 decoupling, one per sensor and mux", 36, 0.01),
+                 ("1 uF 0402 at each MMC5603NJ's supply (datasheet application circuit; check)", 32, 0.02),
+                 ("4.7 kohm 0402 pull-ups, SDA and SCL of each mux channel and of the trunk", 66, 0.005))
+
+
+def amr2_wiring(board):
+    """[(mux address, mux channel, zone, site, channels)] of the amr2 mat:
+    sensors in zone order, 8 per TCA9548A (0x70, 0x71, ...)."""
+    sites = []
+    chans = board["sensors"]
+    for i in range(0, len(chans), 3):
+        sites.append((chans[i]["zone"], [c["ch"] for c in chans[i:i + 3]]))
+    out = []
+    per_zone = {}
+    for k, (zone, chs) in enumerate(sites):
+        slot = per_zone.get(zone, 0)
+        per_zone[zone] = slot + 1
+        out.append((0x70 + k // 8, k % 8, zone, slot, chs))
+    return out
+
+
+def amr2_markdown(board):
+    c = costs("amr2")
+    part = PARTS["MMC5603NJ"]
+    mux = MUX["TCA9548A"]
+    w = amr2_wiring(board)
+    out = ["Parts for one 16-zone mat (sensing only; the ESP32, LEDs, buttons and supply as in the Hall boards):",
+           "", "| part | qty | US$ each | US$ | mA each | mA |", "|---|---:|---:|---:|---:|---:|"]
+    nmux = len({m for m, _, _, _, _ in w})
+    rows = [("MMC5603NJ three-axis AMR magnetometer, I2C 0x30", len(w), part["usd"], part["ma"]),
+            ("TCA9548A 8-channel I2C multiplexer, 0x70 + n", nmux, mux["usd"], mux["ma"])]
+    rows += [(name, n, usd, 0.0) for name, n, usd in AMR2_PASSIVES]
+    tot_usd = 0.0
+    tot_ma = 0.0
+    for name, n, usd, ma in rows:
+        tot_usd += n * usd
+        tot_ma += n * ma
+        out.append("| %s | %d | %.3f | %.2f | %.1f | %.1f |" % (name, n, usd, n * usd, ma, n * ma))
+    out.append("| **total** | | | **%.2f** | | **%.0f** |" % (tot_usd, tot_ma))
+    out += ["", "Scan: %d sensors x %g us per I2C read from MicroPython + one mux switch per 8 = %.1f ms per frame, "
+            "%d %% of a %d Hz frame (the Hall mat: 96 ADC reads, 4.8 ms). Current: %.0f mA against 576 mA typical "
+            "(960 mA max) for the 96 DRV5055A1 of the Hall mat."
+            % (c["sensors"], part["read_us"], c["scan_ms"], round(100 * c["frame_share"]), RATE_HZ, tot_ma),
+            "", "I2C wiring (one ESP32 bus at 400 kHz; each mux channel reaches one sensor, so every sensor keeps "
+            "the part's fixed address 0x30):", "",
+            "| mux | channel | zone | sensor (0: y - 22 mm, 1: y + 22 mm) | board channels x, y, z |",
+            "|---|---|---|---|---|"]
+    for m, ch, zone, slot, chs in w:
+        out.append("| 0x%02x | %d | %d | %d | %s |" % (m, ch, zone, slot, ", ".join(map(str, chs))))
+    return "\n".join(out) + "\n"

@@ -4,6 +4,10 @@
     bakumat bench runtime [quick] [seed=N]
     python -m host_tools.bench_runtime [--seed N] [--quick]
 
+0. The heap at 32 bits, as an ESP32 would use it (host_tools/heap32.py: the
+   MicroPython WebAssembly port): code, data, live and peak, with .mpy code
+   in the heap (as deploy installs it) and from a ROMFS image (the DevKitC
+   path), with and without the phone page, against the issue #17 targets.
 1. A whole simulated official game (every frame and control of the
    scenario, then `end`) on the virtual board with the app
    compiled to .mpy (as `bakumat deploy` puts it on a board), in a 64 KB heap
@@ -209,6 +213,23 @@ def code_size(mpy_dir, heap="1M"):
     return None
 
 
+def heap32_section(board, res, header, out, quick=False):
+    """The heap as an ESP32 would use it (host_tools/heap32.py)."""
+    from host_tools import heap32
+    why = heap32.available()
+    if why:
+        out.write("\nheap at 32 bits: not measured: %s\n" % why)
+        return None
+    out.write("\nheap at 32 bits (MicroPython %s WebAssembly port: 4-byte pointers and 16-byte GC blocks as on an "
+              "ESP32; the same game, one loop tick per call, exact collection between ticks):\n" % heap32.version())
+    runs = {}
+    for rom in (False, True):
+        for phone in ((True,) if quick else (False, True)):
+            runs[(rom, phone)] = heap32.run(board, res, header, phone=phone, rom=rom)
+    heap32.report(runs, out)
+    return runs
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bakumat bench runtime", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=1, help="simulated game (default 1)")
@@ -224,6 +245,7 @@ def main(argv=None):
     game_s = (res.frames[-1][0] - res.frames[0][0]) / 1000.0
     out.write("runtime benchmark: board %s, simulated official game seed %d: %.0f s of play, %d frames at %d Hz, "
               "%d control events\n" % (BOARD, args.seed, game_s, len(res.frames), board["rate_hz"], len(res.controls)))
+    heap32_section(board, res, header, out, quick=args.quick)
     with tempfile.TemporaryDirectory(prefix="bakumat-mpy-") as mpy:
         mpybuild.build(mpy)
         code = code_size(mpy)

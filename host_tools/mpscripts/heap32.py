@@ -1,0 +1,308 @@
+# Runs inside the 32-bit MicroPython WebAssembly port (tools/mp32/run.mjs),
+# from the folder host_tools/heap32.py prepared:
+#   fw/          the firmware compiled to .mpy (as `bakumat deploy` installs it),
+#                or the same in a ROMFS image at /rom (params path)
+#   board.json   the board definition (as deploy writes it)
+#   frames.bin   one sensor frame per loop tick, u16 LE counts in channel order
+#   host.bin     the host's bytes: records (due tick u32 LE, length u32 LE, bytes)
+#   params.json  {"ticks": N, "phone": bool, "modules": [...]}
+# and writes out.bin (everything the board sent on its serial link).
+#
+# run.mjs calls step() again and again, one loop tick per call; garbage is
+# collected between calls (exactly: no stack roots at JS's top level). Lines
+# "HEAP32 key value" carry the figures (bytes of GC heap):
+#   base    live after the harness was set up (before any firmware import)
+#   code    live after importing the firmware modules, minus base
+#   live    the most live at the start of a tick, minus base (code + data)
+#   peak    the most in use at the end of a tick (live + all the tick allocated
+#           without a collection), minus base, over the game's ticks but setup
+#   worst_tick   the tick where peak was reached
+#   setup   the same for the tick that set the game up (cfg), at setup_tick
+#   tick_alloc   the most one tick allocated (setup included)
+import gc
+import io
+import json
+import micropython
+import os
+import sys
+import time
+
+f = open("params.json")
+P = json.load(f)
+f.close()
+f = None
+sys.path.insert(0, P["path"])      # /bench/fw: .mpy files; /rom: a ROMFS image
+
+
+class Clock:
+    """time-like, virtual ms (the driver moves it one period per tick)."""
+    def __init__(self):
+        self.now = 1000
+
+    def ticks_ms(self):
+        return self.now
+
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def ticks_add(self, a, b):
+        return a + b
+
+    def sleep_ms(self, ms):
+        pass
+
+
+class Port:
+    """The serial port: the host's bytes arrive at their tick, the board's go
+    to out.bin (a file write: nothing on the heap)."""
+    def __init__(self, n):
+        self.rx = bytearray(n)
+        self.rn = 0
+        self.ro = 0
+        self.out = open("out.bin", "wb")
+        self.rx_bytes = 0
+        self.tx_bytes = 0
+
+    def any(self):
+        return self.ro < self.rn
+
+    def wait(self, ms):
+        return self.ro < self.rn
+
+    def read_into(self, buf, maxn):
+        n = 0
+        while n < maxn and self.ro < self.rn:
+            buf[n] = self.rx[self.ro]
+            self.ro += 1
+            n += 1
+        self.rx_bytes += n
+        return n
+
+    def write(self, data):
+        self.out.write(data)
+        self.tx_bytes += len(data)
+
+
+class Mat:
+    """The ADCs and select pins of the mux scanner over the current frame."""
+    def __init__(self, channels, n_adc, shift):
+        self.sel = 0
+        self.shift = shift
+        self.frame = bytearray(2 * len(channels))
+        self.where = bytearray(n_adc * 16)    # (adc, input) -> channel + 1
+        for ch in range(len(channels)):
+            a, m = channels[ch]
+            self.where[a * 16 + m] = ch + 1
+
+
+class Pin:
+    def __init__(self, mat=None, bit=0):
+        self.mat = mat
+        self.bit = bit
+
+    def value(self, v=None):
+        if v is None:
+            return 1                   # buttons: not pressed (active low)
+        m = self.mat
+        if v:
+            m.sel |= 1 << self.bit
+        else:
+            m.sel &= ~(1 << self.bit)
+
+
+class ADC:
+    def __init__(self, mat, a):
+        self.mat = mat
+        self.a = a
+
+    def read_u16(self):
+        m = self.mat
+        ch = m.where[self.a * 16 + m.sel] - 1
+        f = m.frame
+        return (f[2 * ch] | (f[2 * ch + 1] << 8)) << m.shift
+
+
+class NeoPixel:
+    ORDER = (1, 0, 2, 3)
+
+    def __init__(self, n):
+        self.n = n
+        self.bpp = 3
+        self.buf = bytearray(3 * n)
+
+    def __len__(self):
+        return self.n
+
+    def write(self):
+        pass
+
+
+class PWM:
+    def freq(self, f=None):
+        return 1000
+
+    def duty_u16(self, d=None):
+        return 0
+
+
+class Listener(io.IOBase):
+    """The phone page's listening socket: nobody connects (the server, its
+    client buffers and the page's web app are all built). ioctl: what
+    select.poll asks a stream (no event ready)."""
+    def ioctl(self, req, arg):
+        return 0
+
+    def setblocking(self, flag):
+        pass
+
+    def accept(self):
+        raise OSError(11)
+
+
+def report(key, value):
+    print("HEAP32", key, value)
+
+
+S = {"phase": 0, "tick": 0, "live": 0, "peak": 0, "worst": 0, "setup": 0, "setup_tick": -1, "grow": 0}
+B = {}
+gc.collect()
+
+
+def step():
+    ph = S["phase"]
+    if ph == 0:
+        # the harness, then nothing else: the base
+        bd = _board()
+        w = bd["wiring"]
+        import hw
+        from hw.mux import MuxScanner
+        from hw.strip import Strip
+        mat = Mat(w["channels"], len(w["adc_pins"]), hw.adc_shift(bd.get("sensor", {}).get("max_counts", 4095)))
+        B["mat"] = mat
+        B["frames"] = open("frames.bin", "rb")
+        B["host"] = open("host.bin", "rb")
+        B["hdr"] = bytearray(8)
+        B["port"] = Port(4096)
+        B["clock"] = Clock()
+        B["parts"] = (MuxScanner, Strip, [ADC(mat, a) for a in range(len(w["adc_pins"]))],
+                      [Pin(mat, k) for k in range(len(w.get("mux_select", [])))])
+        B["next_due"] = _next_host()
+        S["phase"] = 1
+        gc.collect()
+        return True
+    if ph == 1:
+        S["base"] = gc.mem_alloc()
+        report("base", S["base"])
+        for m in P["modules"]:
+            __import__(m)
+        S["phase"] = 2
+        gc.collect()
+        return True
+    if ph == 2:
+        report("code", gc.mem_alloc() - S["base"])
+        _build()
+        S["phase"] = 3
+        gc.collect()
+        return True
+    # the game, one tick per step
+    a0 = gc.mem_alloc() - S["base"]
+    if a0 > S["live"]:
+        S["live"] = a0
+    if S["tick"] >= P["ticks"]:
+        report("live", S["live"])
+        report("peak", S["peak"])
+        report("worst_tick", S["worst"])
+        report("setup", S["setup"])
+        report("setup_tick", S["setup_tick"])
+        report("tick_alloc", S["grow"])
+        report("ticks", S["tick"])
+        report("overruns", B["app"].overruns)
+        report("fails", B["app"].fails)
+        B["port"].out.close()
+        return False
+    configured = B["app"].game is not None
+    _tick()
+    a1 = gc.mem_alloc() - S["base"]
+    if not configured and B["app"].game is not None:
+        # the tick that set the game up (cfg): its garbage (the pipeline's
+        # float maths) is collected by the app's own gc.collect() on a chip,
+        # which this port defers to the end of the tick: reported apart
+        S["setup"] = a1
+        S["setup_tick"] = S["tick"]
+    elif a1 > S["peak"]:
+        S["peak"] = a1
+        S["worst"] = S["tick"]
+    if a1 - a0 > S["grow"]:
+        S["grow"] = a1 - a0
+    S["tick"] += 1
+    micropython.mem_info()     # run.mjs keeps the largest block
+    gc.collect()
+    return True
+
+
+def _next_host():
+    h = B["hdr"]
+    if B["host"].readinto(h) != 8:
+        return -1
+    return h[0] | (h[1] << 8) | (h[2] << 16) | (h[3] << 24)
+
+
+def _board():
+    f = open("board.json")
+    bd = json.load(f)
+    f.close()
+    return bd
+
+
+def _build():
+    """As app.main does on a board: the definition read, the hardware
+    built, the wiring tables dropped, the app made and booted."""
+    import hw
+    import app
+    MuxScanner, Strip, adcs, selects = B["parts"]
+    bd = _board()
+    w = bd["wiring"]
+    mat = B["mat"]
+    scanner = MuxScanner(adcs, selects, [(c[0], c[1]) for c in w["channels"]], mat.shift)
+    led = w.get("led") or {}
+    strip = Strip(NeoPixel(led["count"])) if led.get("count") else None
+    buttons = []
+    for i, b in enumerate(w.get("buttons", [])):
+        buttons.append((b.get("name", "b%d" % i) if isinstance(b, dict) else "b%d" % i, Pin()))
+    board = hw.Board(B["clock"], scanner, B["port"], strip=strip, buzzer=PWM() if w.get("buzzer") else None,
+                     buttons=buttons, reset_cause="power", fs_root="", name=bd.get("name", "esp32"),
+                     tx_budget=w.get("tx_budget", 256), listener=Listener() if P["phone"] else None)
+    for k in ("channels", "adc_pins", "mux_select"):      # as app.main does
+        w.pop(k, None)
+    B["parts"] = None
+    a = app.App(board, bd, profile=True)
+    bd = None
+    a.boot()
+    B["app"] = a
+
+
+def _tick():
+    clock = B["clock"]
+    port = B["port"]
+    t = S["tick"]
+    # the host's bytes due by this tick arrive in the port's input
+    while B["next_due"] >= 0 and B["next_due"] <= t:
+        h = B["hdr"]
+        n = h[4] | (h[5] << 8) | (h[6] << 16) | (h[7] << 24)
+        if port.ro == port.rn:
+            port.ro = port.rn = 0
+        if port.rn + n > len(port.rx):
+            break                      # the rest waits for room
+        port.rn += B["host"].readinto(memoryview(port.rx)[port.rn:port.rn + n])
+        B["next_due"] = _next_host()
+    if B["frames"].readinto(B["mat"].frame) != len(B["mat"].frame):
+        B["frames"].seek(-len(B["mat"].frame), 2)     # after the last frame the mat stays as it was
+        B["frames"].readinto(B["mat"].frame)
+    a = B["app"]
+    a.tick(clock.now)
+    # spare time of the tick: the app reads its input as run() does
+    a.link.service(clock.now + a.period)
+    clock.now += a.period

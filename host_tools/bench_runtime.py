@@ -230,6 +230,53 @@ def heap32_section(board, res, header, out, quick=False):
     return runs
 
 
+def time_section(board, res, header, out, runs=2):
+    """Stage times as the chips would take them (host_tools/chiptime.py):
+    the same game under the micropython binary with pystone in the same
+    run, projected by the ratio of pystones."""
+    from host_tools import chiptime, heap32
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    figs = [heap32.run(board, res, header, phone=True, unix=exe) for _ in range(runs)]
+    recs = chiptime.merge_min([f["tick_records"] for f in figs])
+    f = max(figs, key=lambda f: f["pystones"])
+    scan_loop = min(g["scan_loop_us100"] for g in figs) / 100.0
+    n_leds = board["wiring"].get("led", {}).get("count", 0)
+    proj = chiptime.project(recs, f["pystones"], scan_loop, f["scan_reads"], n_leds, setup_tick=f["setup_tick"])
+    out.write("\nloop time projected onto the chips (the game with the phone page on the micropython binary, "
+              "least of %d runs per tick; pystone here %d/s in the same runs; times in ms):\n"
+              % (runs, f["pystones"]))
+    out.write("  %-20s %6s %6s %6s %6s %6s | %6s %6s %6s | %7s %7s %7s\n"
+              % ("chip", "scan", "sense", "link", "show", "tx", "quiet", "p99", "worst", "event", "save",
+                 "setup"))
+    for name, ps, src in chiptime.CHIPS:
+        p = proj[name]
+        st = p["stages"]
+        out.write("  %-20s %6.2f %6.2f %6.2f %6.2f %6.2f | %6.2f %6.2f %6.2f | %7.1f %7.1f %7.0f\n"
+                  % ((name,) + tuple(x / 1000.0 for x in st) +
+                     (p["quiet_mean"] / 1000.0, p["quiet_p99"] / 1000.0, p["quiet_max"] / 1000.0,
+                      p["event_max"] / 1000.0, p["save_max"] / 1000.0, p["setup"] / 1000.0)))
+    p0 = proj[chiptime.CHIPS[0][0]]
+    out.write("  (stages: the quiet tick's mean; quiet/p99/worst: whole quiet ticks (%d); event, save: the worst "
+              "tick deciding a game event (%d) / writing the store (%d); setup: the tick of the cfg request. "
+              "scan = the scan loop projected + %d read_u16 x %d us; show adds %d LEDs x %d us per strip write; "
+              "tx adds the UART's wait past its %d-byte FIFO at 115,200 baud)\n"
+              % (p0["n_quiet"], p0["n_event"], p0["n_save"], f["scan_reads"], chiptime.ADC_US, n_leds,
+                 chiptime.LED_US, chiptime.FIFO))
+    out.write("  pystones/s on the chips:\n")
+    for name, ps, src in chiptime.CHIPS:
+        out.write("    %-20s %5d  %s\n" % (name, ps, src))
+    for name, limit in ((chiptime.CHIPS[0][0], 8000), (chiptime.CHIPS[1][0], 10000)):
+        q = proj[name]["quiet_mean"]
+        out.write("  target quiet tick on %s <= %.0f ms: %.2f ms, %s\n"
+                  % (name, limit / 1000.0, q / 1000.0, "met" if q <= limit else "NOT MET"))
+    for name, _, _ in chiptime.CHIPS:
+        p = proj[name]
+        w = max(p["event_max"], p["save_max"])
+        out.write("  target no event/save tick over 20 ms on %s: worst %.1f ms, %s\n"
+                  % (name, w / 1000.0, "met" if w <= 20000 else "NOT MET"))
+    return proj
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bakumat bench runtime", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=1, help="simulated game (default 1)")
@@ -246,6 +293,7 @@ def main(argv=None):
     out.write("runtime benchmark: board %s, simulated official game seed %d: %.0f s of play, %d frames at %d Hz, "
               "%d control events\n" % (BOARD, args.seed, game_s, len(res.frames), board["rate_hz"], len(res.controls)))
     heap32_section(board, res, header, out, quick=args.quick)
+    time_section(board, res, header, out)
     with tempfile.TemporaryDirectory(prefix="bakumat-mpy-") as mpy:
         mpybuild.build(mpy)
         code = code_size(mpy)

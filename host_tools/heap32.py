@@ -89,15 +89,20 @@ def _romfs(src, dest):
         f.write(data)
 
 
-def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout=900):
+def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout=900, unix=None):
     """Play the game on the 32-bit port. rom: the code in a ROMFS image
     (run in place, as the DevKitC path's ROMFS or frozen image) instead of
-    .mpy files loaded into the heap. Returns {"base", "code", "live", "peak",
+    .mpy files loaded into the heap. unix: the path of the unix port's
+    micropython binary to run the same game under instead (for stage
+    timings: the WebAssembly port's clock has only millisecond steps; its
+    heap figures are x86-64's, not reported). Returns {"base", "code", "live", "peak",
     "maxblk", "worst_tick", "ticks", "out": decoded frames, ...}; raises
     UserError when the game did not run to its end."""
-    why = available()
+    why = available() if unix is None else None
     if why:
         raise UserError(why)
+    if unix is not None and rom:
+        raise ValueError("ROMFS runs only on the WebAssembly port")
     period = 1000 // board["rate_hz"]
     tmp = tempfile.mkdtemp(prefix="bakumat-heap32-")
     try:
@@ -118,16 +123,21 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
         with open(os.path.join(tmp, "host.bin"), "wb") as f:
             for due, data in stream:
                 f.write(struct.pack("<II", due, len(data)) + data)
+        shutil.copyfile(mpscripts.path("pystone.py"), os.path.join(tmp, "pystone.py"))
         ticks = len(res.frames) + TAIL_TICKS
         mods = list(MODULES) + (list(PHONE_MODULES) if phone else [])
+        wasm = unix is None
         with open(os.path.join(tmp, "params.json"), "w") as f:
-            json.dump({"ticks": ticks, "phone": phone, "modules": mods,
-                       "path": "/rom" if rom else "/bench/fw"}, f)
-        cmd = ["node", RUNNER, "--heapsize", str(heapsize), "--dir", tmp,
-               "--script", mpscripts.path("heap32.py"), "--out", "out.bin"]
-        if rom:
-            cmd += ["--romfs", os.path.join(tmp, "rom.img")]
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=TOOLS_DIR)
+            json.dump({"ticks": ticks, "phone": phone, "modules": mods, "wasm": wasm,
+                       "path": ("/rom" if rom else "/bench/fw") if wasm else fw}, f)
+        if wasm:
+            cmd = ["node", RUNNER, "--heapsize", str(heapsize), "--dir", tmp,
+                   "--script", mpscripts.path("heap32.py"), "--out", "out.bin", "--out", "ticks.bin"]
+            if rom:
+                cmd += ["--romfs", os.path.join(tmp, "rom.img")]
+        else:
+            cmd = [unix, mpscripts.path("heap32.py")]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=TOOLS_DIR if wasm else tmp)
         fig = {}
         for line in r.stdout.splitlines():
             parts = line.split()
@@ -137,11 +147,20 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
             tail = [x for x in (r.stdout + r.stderr).splitlines() if x.strip()][-3:]
             raise UserError("the 32-bit run failed: %s" % (" | ".join(tail) or "no output"))
         fig["out"] = _decode(os.path.join(tmp, "out.bin"))
+        fig["tick_records"] = _ticks(os.path.join(tmp, "ticks.bin"))
         _check(fig["out"], last_seq)
         fig["rom_bytes"] = os.path.getsize(os.path.join(tmp, "rom.img")) if rom else 0
         return fig
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _ticks(path):
+    """[(scan, sense, link, show, tx us, strip writes, tx bytes, events, saves)] per tick."""
+    with open(path, "rb") as f:
+        data = f.read()
+    n = len(data) // 36
+    return [struct.unpack_from("<9i", data, 36 * i) for i in range(n)]
 
 
 def _decode(path):

@@ -1,11 +1,14 @@
-# Runs inside the 32-bit MicroPython WebAssembly port (tools/mp32/run.mjs),
-# from the folder host_tools/heap32.py prepared:
+# Runs inside the 32-bit MicroPython WebAssembly port (tools/mp32/run.mjs), or
+# (for stage timings) under the unix port's micropython binary, in the folder
+# host_tools/heap32.py prepared:
 #   fw/          the firmware compiled to .mpy (as `bakumat deploy` installs it),
 #                or the same in a ROMFS image at /rom (params path)
 #   board.json   the board definition (as deploy writes it)
 #   frames.bin   one sensor frame per loop tick, u16 LE counts in channel order
 #   host.bin     the host's bytes: records (due tick u32 LE, length u32 LE, bytes)
-#   params.json  {"ticks": N, "phone": bool, "modules": [...]}
+#   params.json  {"ticks": N, "phone": bool, "modules": [...], "path": code dir,
+#                 "wasm": bool}
+#   pystone.py   the speed yardstick
 # and writes out.bin (everything the board sent on its serial link).
 #
 # run.mjs calls step() again and again, one loop tick per call; garbage is
@@ -190,6 +193,10 @@ def step():
         B["parts"] = (MuxScanner, Strip, [ADC(mat, a) for a in range(len(w["adc_pins"]))],
                       [Pin(mat, k) for k in range(len(w.get("mux_select", [])))])
         B["next_due"] = _next_host()
+        from array import array
+        B["prev"] = array("i", [0] * 9)
+        B["rec"] = array("i", [0] * 9)
+        B["ticks"] = open("ticks.bin", "wb")
         S["phase"] = 1
         gc.collect()
         return True
@@ -207,6 +214,9 @@ def step():
         S["phase"] = 3
         gc.collect()
         return True
+    if ph == 4:
+        _speed()
+        return False
     # the game, one tick per step
     a0 = gc.mem_alloc() - S["base"]
     if a0 > S["live"]:
@@ -222,9 +232,12 @@ def step():
         report("overruns", B["app"].overruns)
         report("fails", B["app"].fails)
         B["port"].out.close()
-        return False
+        B["ticks"].close()
+        S["phase"] = 4
+        return True
     configured = B["app"].game is not None
     _tick()
+    _record()
     a1 = gc.mem_alloc() - S["base"]
     if not configured and B["app"].game is not None:
         # the tick that set the game up (cfg): its garbage (the pipeline's
@@ -238,7 +251,8 @@ def step():
     if a1 - a0 > S["grow"]:
         S["grow"] = a1 - a0
     S["tick"] += 1
-    micropython.mem_info()     # run.mjs keeps the largest block
+    if P["wasm"]:
+        micropython.mem_info()     # run.mjs keeps the largest block
     gc.collect()
     return True
 
@@ -306,3 +320,68 @@ def _tick():
     # spare time of the tick: the app reads its input as run() does
     a.link.service(clock.now + a.period)
     clock.now += a.period
+
+
+def _record():
+    """One record per tick in ticks.bin (i32 LE): the five stages' us (scan,
+    sense, link, show, tx), LED strip writes, bytes written to the serial
+    port, game events, store saves. From the app's own counters."""
+    a = B["app"]
+    prev = B["prev"]
+    rec = B["rec"]
+    for i in range(5):
+        rec[i] = a.stage_us[i] - prev[i]
+        prev[i] = a.stage_us[i]
+    k = 5
+    for v in (a.b.strip.writes if a.b.strip is not None else 0, B["port"].tx_bytes, a.events, a.store.saves):
+        rec[k] = v - prev[k]
+        prev[k] = v
+        k += 1
+    B["ticks"].write(rec)
+
+
+def _speed():
+    """After the game, on the same interpreter: the scan loop with ADC reads
+    and select pin writes that cost one C call each (the chip's read_u16
+    time is added on the host from its published figure), and pystone."""
+    from hw.mux import MuxScanner
+    bd = _board()
+    w = bd["wiring"]
+
+    class Stand:
+        pass
+
+    stands = []
+    for _ in w["adc_pins"]:
+        o = Stand()
+        o.read_u16 = time.ticks_ms      # a C function: no Python frame
+        stands.append(o)
+    pins = []
+    for _ in w.get("mux_select", []):
+        o = Stand()
+        o.value = abs                   # a C function of one argument, as Pin.value
+        pins.append(o)
+    sc = MuxScanner(stands, pins, [(c[0], c[1]) for c in w["channels"]], 0)
+    bd = None
+    best = 1 << 30
+    for _ in range(5):
+        t0 = time.ticks_us()
+        for _ in range(100):
+            sc.scan()
+        d = time.ticks_diff(time.ticks_us(), t0)
+        if d < best:
+            best = d
+    report("scan_loop_us100", best)
+    report("scan_reads", sc.n)
+    import pystone
+    ps = 0
+    for _ in range(3):
+        ps = max(ps, int(pystone.pystones(5000)[1]))
+    report("pystones", ps)
+
+
+if not P["wasm"]:
+    # the unix port (timings: its ticks_us counts microseconds, the
+    # WebAssembly port's only milliseconds): the same steps, looped here
+    while step():
+        pass

@@ -40,6 +40,9 @@ def test_the_game_runs_to_its_end_at_32_bits(runs):
         # far below the unix port's ~210 KB (docs/runtime.md)
         assert 20 * KB < f["code"] < 160 * KB, f["code"]
         assert f["code"] < f["live"] <= f["peak"], f
+        # one record per tick, and the game's events fall in some of them
+        assert len(f["tick_records"]) == f["ticks"]
+        assert sum(r[7] for r in f["tick_records"]) > 0 and sum(r[8] for r in f["tick_records"]) > 0
 
 
 def test_romfs_keeps_the_code_out_of_the_heap(runs):

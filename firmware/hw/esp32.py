@@ -4,6 +4,16 @@ module that constructs machine/neopixel objects for the real board."""
 import machine
 
 import hw
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Every board runs its CPU at 240 MHz: stock ESP32 and S3 images boot at 160
+# MHz, and the loop's budget (docs/runtime.md) is measured for 240.
+CPU_HZ = const(240000000)
 from hw.mux import MuxScanner
 from hw.strip import Strip
 from hw.stdio import StdioPort
@@ -15,6 +25,7 @@ def build(board_def, clock=None, port=None):
     if clock is None:
         import time as clock
     w = hw.wiring_of(board_def)
+    set_cpu(w.get("cpu_hz", CPU_HZ))
     transfer = board_def.get("sensor", {})
     shift = hw.adc_shift(transfer.get("max_counts", 4095))
     adcs = []
@@ -69,6 +80,20 @@ def build(board_def, clock=None, port=None):
                     reset_cause=hw.cause_name(machine.reset_cause()),
                     reset=machine.reset, fs_root="", name=board_def.get("name", "esp32"),
                     tx_budget=w.get("tx_budget", 256), listener=wifi_listener())
+
+
+def set_cpu(hz):
+    """The CPU clock, where the port can set it (machine.freq); a chip that
+    refuses the figure keeps its own. Returns the clock it runs at, or None."""
+    f = getattr(machine, "freq", None)
+    if f is None:
+        return None
+    try:
+        if f() != hz:
+            f(hz)
+    except (ValueError, OSError):
+        pass
+    return f()
 
 
 def wifi_listener(path="wifi.json"):

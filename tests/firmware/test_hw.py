@@ -51,6 +51,18 @@ class TestEsp32Build(unittest.TestCase):
         # 8 mux inputs -> 8 steps, one pin change each (cyclic Gray code)
         self.assertEqual(sum(after) - sum(before), 8)
 
+    def test_the_cpu_runs_at_240_mhz_after_build(self):
+        # a stock image boots at 160 MHz; building the board sets 240
+        import machine
+        self.assertEqual(machine.freq(), 240000000)
+        fakes.install()
+        self.assertEqual(machine.freq(), 160000000)
+        import hw.esp32
+        bd = board_def()
+        bd["wiring"] = dict(WIRING, cpu_hz=160000000)     # a board folder may say otherwise
+        hw.esp32.build(bd, clock=self.world.clock, port=self.port)
+        self.assertEqual(machine.freq(), 160000000)
+
     def test_buttons_read_active_low_with_pullup(self):
         names = [n for n, p in self.b.buttons]
         self.assertEqual(names, ["p1", "b1"])

@@ -577,7 +577,7 @@ class App:
             self._fail("show", e)
         t4 = us()
         # 5. link output, bounded
-        if self.link.flush(self.b.tx_budget) and self.profile:
+        if self.link.flush(self.b.tx_room()) and self.profile:
             self._busy = True
         if self._maint_pending or self._reset_pending:
             self._restart()

@@ -56,7 +56,8 @@ def build(board_def, clock=None, port=None):
         buttons.append((name, machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)))
 
     if port is None:
-        port = StdioPort()
+        ser = w.get("serial") or {}
+        port = StdioPort(clock=clock, baud=ser.get("baud", 115200), fifo=ser.get("fifo", 128))
 
     def idle(ms):
         if ms > 0:

@@ -4,6 +4,8 @@ try:
 except ImportError:
     import mpunit as unittest
 
+import sys
+
 import fakes
 from fakes.board import FakeMat, FakePort
 
@@ -118,3 +120,44 @@ class TestMuxValidation(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class _Sink:
+    def __init__(self):
+        self.data = bytearray()
+
+    def write(self, b):
+        self.data += b
+
+
+class TestStdioRoom(unittest.TestCase):
+    """The board's serial port never lets a write wait for the line: room()
+    is the UART FIFO's free room, estimated at the line's speed."""
+
+    def setUp(self):
+        from fakes.clock import FakeClock
+        import hw.stdio
+        self.clock = FakeClock(1000)
+        self.out = _Sink()
+        stdin = getattr(sys, "__stdin__", None) or sys.stdin     # (pytest replaces sys.stdin)
+        self.port = hw.stdio.StdioPort(stdin=stdin, stdout=self.out, clock=self.clock, baud=115200)
+
+    def test_room_fills_with_writes_and_drains_with_time(self):
+        p = self.port
+        self.assertEqual(p.room(), 128)
+        p.write(b"x" * 100)
+        self.assertEqual(p.room(), 28)
+        self.clock.advance(5)                  # 5 ms at 11.52 bytes/ms: 57 bytes gone
+        self.assertEqual(p.room(), 28 + 57)
+        self.clock.advance(60000)              # a long idle: empty, and no overflow
+        self.assertEqual(p.room(), 128)
+        self.assertEqual(bytes(self.out.data), b"x" * 100)
+
+    def test_the_board_writes_no_more_than_the_room(self):
+        import hw
+        b = hw.Board(self.clock, None, self.port, tx_budget=256)
+        self.assertEqual(b.tx_room(), 128)
+        self.port.write(b"y" * 128)
+        self.assertEqual(b.tx_room(), 0)
+        b2 = hw.Board(self.clock, None, _Sink(), tx_budget=256)     # a port without room(): the budget
+        self.assertEqual(b2.tx_room(), 256)

@@ -269,6 +269,11 @@ def time_section(board, res, header, out, runs=2):
         q = proj[name]["quiet_mean"]
         out.write("  target quiet tick on %s <= %.0f ms: %.2f ms, %s\n"
                   % (name, limit / 1000.0, q / 1000.0, "met" if q <= limit else "NOT MET"))
+    secs = len(recs) * 1.0 / board["rate_hz"]
+    sent = sum(r[6] for r in recs)
+    out.write("  serial: the game sent %.0f B/s, %.1f %% of a 115,200 baud line (target <= 50 %%); at most %d bytes "
+              "in one tick (the FIFO's room: %d)\n"
+              % (sent / secs, 100.0 * sent * 10 / secs / 115200, max(r[6] for r in recs), chiptime.FIFO))
     for name, _, _ in chiptime.CHIPS:
         p = proj[name]
         w = max(p["event_max"], p["save_max"])

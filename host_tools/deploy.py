@@ -303,11 +303,12 @@ def check_fit(info):
     need = heap32.NEED["rom" if in_image else "mpy"]
     if free < need:
         raise UserError(
-            "the app cannot fit this board: it needs %d KB of heap (the whole game with %s, measured at 32 bits) "
-            "and the board has %d KB free (image: %s, %s); use the reference board (ESP32-S3-DevKitC-1 N8R8 with "
-            "ESP32_GENERIC_S3-SPIRAM_OCT) or, on an ESP32-DevKitC, the ROMFS or frozen build (boards/README.md)"
+            "the app cannot fit this board: it needs %d KB of heap (a game with %s, measured at 32 bits; the "
+            "phone page needs up to %d KB more) and the board has %d KB free (image: %s, %s); use the reference "
+            "board (ESP32-S3-DevKitC-1 N8R8 with ESP32_GENERIC_S3-SPIRAM_OCT) or, on an ESP32-DevKitC, the "
+            "frozen build (boards/README.md)"
             % (need // 1024, "its code in the image" if in_image else "its code loaded from .mpy files",
-               free // 1024, "ROMFS" if info.get("romfs") else "no ROMFS",
+               heap32.PHONE_EXTRA // 1024, free // 1024, "ROMFS" if info.get("romfs") else "no ROMFS",
                "app %s" % info["app_code"] if in_image else "no app in the image"))
 
 

@@ -65,6 +65,15 @@ class Board:
                 n = k if k > 0 else 0
         return n
 
+    def can_set_baud(self):
+        f = getattr(self.port, "can_set_baud", None)
+        return f is not None and f()
+
+    def set_baud(self, baud):
+        """Switch the serial line's speed (False where the port cannot)."""
+        f = getattr(self.port, "set_baud", None)
+        return f(baud) if f is not None else False
+
     def wdt_start(self, timeout_ms):
         if self.wdt is None and self._wdt_factory is not None:
             self.wdt = self._wdt_factory(timeout_ms)

@@ -57,7 +57,10 @@ def build(board_def, clock=None, port=None):
 
     if port is None:
         ser = w.get("serial") or {}
-        port = StdioPort(clock=clock, baud=ser.get("baud", 115200), fifo=ser.get("fifo", 128))
+        base = ser.get("baud", 115200)
+        txbuf = ser.get("txbuf", 2048)
+        port = StdioPort(clock=clock, baud=base, fifo=ser.get("fifo", 128), txbuf=txbuf,
+                         set_line=_repl_uart(ser.get("uart", 0), base, txbuf) if hasattr(machine, "UART") else None)
 
     def idle(ms):
         if ms > 0:
@@ -80,7 +83,23 @@ def build(board_def, clock=None, port=None):
                     idle=idle, wdt_factory=wdt_factory, wdt_park=wdt_park,
                     reset_cause=hw.cause_name(machine.reset_cause()),
                     reset=machine.reset, fs_root="", name=board_def.get("name", "esp32"),
-                    tx_budget=w.get("tx_budget", 256), listener=wifi_listener())
+                    tx_budget=w.get("tx_budget", 1024), listener=wifi_listener())
+
+
+def _repl_uart(n, base, txbuf):
+    """set_line(baud) for the REPL's UART n: the UART object is built when
+    first used (the REPL keeps its UART until then) with a driver TX ring
+    of txbuf bytes, then re-initialised at each new speed. Returns the UART
+    to write the link to, or None back at the base speed (stdout again)."""
+    u = []
+
+    def set_line(baud):
+        if not u:
+            u.append(machine.UART(n, baudrate=baud, txbuf=txbuf))
+        else:
+            u[0].init(baudrate=baud)
+        return None if baud == base else u[0]
+    return set_line
 
 
 def set_cpu(hz):

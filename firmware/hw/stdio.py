@@ -18,7 +18,11 @@ import select
 
 
 class StdioPort:
-    def __init__(self, stdin=None, stdout=None, clock=None, baud=0, fifo=128):
+    def __init__(self, stdin=None, stdout=None, clock=None, baud=0, fifo=128, set_line=None, txbuf=2048):
+        """set_line(baud): switches the REPL's UART to another speed (built
+        by the board's hw module) and returns the UART object to write to
+        at that speed (a driver TX ring of txbuf bytes), or None to keep
+        writing to stdout; set_line None: the port cannot switch."""
         self._in = stdin if stdin is not None else sys.stdin
         # sys.stdin.buffer where the port has it (binary readinto), else stdin
         self._inb = getattr(self._in, "buffer", self._in)
@@ -31,7 +35,10 @@ class StdioPort:
         self.tx_bytes = 0
         self._clock = clock
         self._baud = baud if clock is not None else 0
-        self._fifo = fifo
+        self._fifo = self._fifo0 = fifo
+        self._stdout = self._out
+        self._set_line = set_line
+        self._txbuf = txbuf
         self._queued = 0       # bytes in the FIFO at _t (estimate)
         self._t = clock.ticks_ms() if self._baud else 0
 
@@ -72,6 +79,35 @@ class StdioPort:
             n += 1
         self.rx_bytes += n
         return n
+
+    def can_set_baud(self):
+        return self._set_line is not None
+
+    def set_baud(self, baud):
+        """The line's new speed (`raw` with a baud, for `bakumat record`):
+        after what was written has left the FIFO (at most ~11 ms once), so
+        no byte goes at the wrong speed. False where the port cannot."""
+        if self._set_line is None:
+            return False
+        if self._baud:
+            for _ in range(50):
+                if self._in_fifo() == 0:
+                    break
+                self._clock.sleep_ms(1)
+            self._clock.sleep_ms(1)      # the shift register's last byte
+        uart = self._set_line(baud)
+        if uart is not None:
+            # the fast line: written through the UART driver's own TX ring
+            # (the REPL's stdout writes to the FIFO and waits when it is
+            # full, so a stream of frames would never fit 128 bytes a tick)
+            self._out, self._fifo = uart, self._txbuf
+        else:
+            self._out, self._fifo = self._stdout, self._fifo0
+        if self._baud:
+            self._baud = baud
+            self._t = self._clock.ticks_ms()
+            self._queued = 0
+        return True
 
     def write(self, data):
         if self._baud:

@@ -161,3 +161,36 @@ class TestStdioRoom(unittest.TestCase):
         self.assertEqual(b.tx_room(), 0)
         b2 = hw.Board(self.clock, None, _Sink(), tx_budget=256)     # a port without room(): the budget
         self.assertEqual(b2.tx_room(), 256)
+
+
+class TestStdioBaud(unittest.TestCase):
+    """`raw` with a baud: the port switches its line once the FIFO has
+    drained, and at the fast speed writes through the UART's TX ring."""
+
+    def test_switch_waits_for_the_fifo_then_writes_to_the_uart(self):
+        from fakes.clock import FakeClock
+        import hw.stdio
+        clock = FakeClock(1000)
+        out = _Sink()
+        uart = _Sink()
+        lines = []
+
+        def set_line(baud):
+            lines.append((clock.now_ms(), baud))
+            return None if baud == 115200 else uart
+        stdin = getattr(sys, "__stdin__", None) or sys.stdin
+        p = hw.stdio.StdioPort(stdin=stdin, stdout=out, clock=clock, baud=115200, set_line=set_line, txbuf=2048)
+        self.assertTrue(p.can_set_baud())
+        p.write(b"a" * 115)                   # 10 ms of line
+        self.assertTrue(p.set_baud(921600))
+        self.assertTrue(lines[0][0] >= 1010, lines)
+        self.assertEqual(p.room(), 2048)
+        p.write(b"b" * 1000)
+        self.assertEqual(bytes(uart.data), b"b" * 1000)
+        self.assertTrue(p.room() < 2048)
+        clock.advance(20)                     # 921600 baud: 1,843 bytes in 20 ms
+        self.assertEqual(p.room(), 2048)
+        p.set_baud(115200)
+        p.write(b"c")
+        self.assertEqual(bytes(out.data), b"a" * 115 + b"c")
+        self.assertEqual(p.room(), 127)

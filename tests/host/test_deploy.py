@@ -216,4 +216,5 @@ def test_a_board_whose_heap_cannot_hold_the_app_is_refused_before_copying(tmp_pa
     # the same heap with the code in a ROMFS image needs less; a big heap fits
     need_rom = heap32.NEED["rom"]
     run(deploy.DirTarget(str(root), dict(unix_info, free=need_rom + 1024, romfs=True, app_code="rom")), src)
+    assert need_rom < 110 * 1024 < heap32.NEED["mpy"]      # a frozen DevKitC runs the game, a stock one not
     run(deploy.DirTarget(str(tmp_path / "s3"), dict(unix_info, free=8 << 20)), src)

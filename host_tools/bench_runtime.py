@@ -274,6 +274,13 @@ def time_section(board, res, header, out, runs=2):
     out.write("  serial: the game sent %.0f B/s, %.1f %% of a 115,200 baud line (target <= 50 %%); at most %d bytes "
               "in one tick (the FIFO's room: %d)\n"
               % (sent / secs, 100.0 * sent * 10 / secs / 115200, max(r[6] for r in recs), chiptime.FIFO))
+    if f.get("save_n"):
+        out.write("  game saves: %d, each rewrites the whole game file (temp file, then rename), up to %d bytes; "
+                  "here %.2f ms at most (the host's file system, not projected); on a chip at least %.1f ms of flash "
+                  "(4 KB erase 45 ms, 256-byte page 0.4 ms: W25Q32JV datasheet, typical), inside the tick: the save "
+                  "column above counts it\n"
+                  % (f["save_n"], f["save_bytes"], f["save_max"] / 1000.0,
+                     chiptime.flash_write_us(f["save_bytes"]) / 1000.0))
     for name, _, _ in chiptime.CHIPS:
         p = proj[name]
         w = max(p["event_max"], p["save_max"])

@@ -21,6 +21,19 @@ ADC_US = 35         # one read_u16() on an ESP32, call included (micropython iss
 LED_US = 30         # one WS2812 LED of bit stream; the write blocks until done (datasheet timing)
 FIFO = 128          # the UART's TX FIFO: writing more waits for the line
 STAGES = ("scan", "sense", "link", "show", "tx")
+# SPI NOR flash of the modules (datasheet typical, Winbond W25Q32JV: page
+# program 0.4 ms per 256 bytes, 4 KB sector erase 45 ms): what a save that
+# writes nbytes anew costs the chip at least, besides the interpreter's work
+PAGE_US = 400
+ERASE_US = 45000
+
+
+def flash_write_us(nbytes):
+    """Flash time of writing nbytes into fresh blocks (littlefs erases a
+    4 KB block before it programs it)."""
+    pages = (nbytes + 255) // 256
+    blocks = (nbytes + 4095) // 4096
+    return pages * PAGE_US + blocks * ERASE_US
 
 
 def serial_stall_us(nbytes, baud):
@@ -30,7 +43,7 @@ def serial_stall_us(nbytes, baud):
 
 def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, setup_tick=-1):
     """records: [(scan, sense, link, show, tx us, strip writes, tx bytes,
-    events, saves)] per tick, measured here. Returns {chip name: {...}} with,
+    events, saves[, save us, save bytes])] per tick, measured here. Returns {chip name: {...}} with,
     per chip, the quiet tick's stages (mean), its mean, 99th percentile and
     worst, and the worst tick with an event and with a save, all in us; and
     the tick that set the game up (setup_tick: the cfg request) apart."""
@@ -40,8 +53,11 @@ def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, 
         scan = scan_loop_us * k + n_reads * ADC_US
 
         def chip_us(r):
-            return (scan + (r[1] + r[2] + r[3] + r[4]) * k + r[5] * n_leds * LED_US
-                    + serial_stall_us(r[6], baud))
+            # a save's time here is mostly the host's file system calls: not
+            # projected; the chip's flash time for what it wrote instead
+            save_us, save_bytes = (r[9], r[10]) if len(r) > 10 else (0, 0)
+            return (scan + (r[1] + r[2] + r[3] + r[4] - save_us) * k + r[5] * n_leds * LED_US
+                    + serial_stall_us(r[6], baud) + (flash_write_us(save_bytes) if save_bytes else 0))
 
         quiet = [r for r in records if r[6] == 0 and r[7] == 0 and r[8] == 0]
         qt = sorted(chip_us(r) for r in quiet)
@@ -68,5 +84,6 @@ def merge_min(runs):
     out = []
     for recs in zip(*runs):
         first = recs[0]
-        out.append(tuple(min(r[i] for r in recs) for i in range(5)) + tuple(first[5:]))
+        out.append(tuple(min(r[i] for r in recs) for i in range(5)) + tuple(first[5:9]) +
+                   tuple(min(r[i] for r in recs) for i in range(9, len(first))))
     return out

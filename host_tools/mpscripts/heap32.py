@@ -205,8 +205,9 @@ def step():
                       [Pin(mat, k) for k in range(len(w.get("mux_select", [])))])
         B["next_due"] = _next_host()
         from array import array
-        B["prev"] = array("i", [0] * 9)
-        B["rec"] = array("i", [0] * 9)
+        B["prev"] = array("i", [0] * 11)
+        B["rec"] = array("i", [0] * 11)
+        S["tick_save_us"] = S["tick_save_bytes"] = 0
         B["ticks"] = open("ticks.bin", "wb")
         S["phase"] = 1
         gc.collect()
@@ -307,8 +308,39 @@ def _build():
     B["parts"] = None
     a = app.App(board, bd, profile=True)
     bd = None
+    if not P["wasm"]:
+        _time_saves(a.store)
     a.boot()
     B["app"] = a
+
+
+def _time_saves(st):
+    """Unix run: how long each store save takes here, and how many bytes it
+    writes (a save rewrites the game file: temp file, then rename)."""
+    from store.state import GAME
+    S["save_n"] = S["save_us"] = S["save_max"] = S["save_bytes"] = 0
+
+    def timed(f):
+        def g(*args):
+            t0 = time.ticks_us()
+            r = f(*args)
+            d = time.ticks_diff(time.ticks_us(), t0)
+            S["save_n"] += 1
+            S["save_us"] += d
+            S["tick_save_us"] += d
+            if d > S["save_max"]:
+                S["save_max"] = d
+            try:
+                n = os.stat(st.path(GAME))[6]
+            except OSError:
+                n = 0
+            S["tick_save_bytes"] += n
+            if n > S["save_bytes"]:
+                S["save_bytes"] = n
+            return r
+        return g
+    st.game_append = timed(st.game_append)
+    st.game_start = timed(st.game_start)
 
 
 def _tick():
@@ -338,7 +370,8 @@ def _tick():
 def _record():
     """One record per tick in ticks.bin (i32 LE): the five stages' us (scan,
     sense, link, show, tx), LED strip writes, bytes written to the serial
-    port, game events, store saves. From the app's own counters."""
+    port, game events, store saves (from the app's own counters); the us
+    the saves took and the bytes they wrote (unix run only, else 0)."""
     a = B["app"]
     prev = B["prev"]
     rec = B["rec"]
@@ -350,6 +383,9 @@ def _record():
         rec[k] = v - prev[k]
         prev[k] = v
         k += 1
+    rec[9] = S["tick_save_us"]
+    rec[10] = S["tick_save_bytes"]
+    S["tick_save_us"] = S["tick_save_bytes"] = 0
     B["ticks"].write(rec)
 
 
@@ -389,6 +425,9 @@ def _speed():
     for _ in range(3):
         _pystone(5000)
     report("pystones", S.get("ps", 0))
+    for k in ("save_n", "save_us", "save_max", "save_bytes"):
+        if k in S:
+            report(k, S[k])
 
 
 def _pystone(loops):

@@ -37,3 +37,15 @@ def test_merge_takes_the_least_time_per_tick():
     b = [_rec(sense=80), _rec(sense=70)]
     m = chiptime.merge_min([a, b])
     assert [r[1] for r in m] == [80, 50]
+
+
+def test_a_save_costs_flash_time_not_the_hosts_file_system():
+    # a tick whose 3,000 us were the host writing 3,000 bytes: flash instead
+    save = (999, 3100, 10, 10, 0, 0, 0, 1, 1, 3000, 3000)
+    p = chiptime.project([_rec()] * 3 + [save], 100000, 20, 96, 68)
+    name, ps, _ = chiptime.CHIPS[0]
+    k = 100000 / float(ps)
+    scan = 20 * k + 96 * chiptime.ADC_US
+    want = scan + (3100 + 20 - 3000) * k + 12 * chiptime.PAGE_US + chiptime.ERASE_US
+    assert abs(p[name]["save_max"] - want) < 1e-6
+    assert chiptime.flash_write_us(4097) == 17 * chiptime.PAGE_US + 2 * chiptime.ERASE_US

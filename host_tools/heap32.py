@@ -234,6 +234,20 @@ def report(runs, out):
               "play: live plus all one tick allocated, the worst tick after setup; setup tk: the same for the "
               "tick that set the game up, whose float garbage the app collects itself on a chip but this port "
               "only after the tick: an upper bound; largest: the largest single block the heap held)\n")
+    f = runs.get((False, True))
+    if f is not None and f.get("gc_us") is not None and f.get("pystones"):
+        from host_tools import chiptime
+        name, ps, _ = chiptime.CHIPS[0]
+        out.write("  GC pause: one full collection of the heap the game left (%.0f KB, %.0f KB live at most) took "
+                  "%.2f ms here, %.1f ms on the %s by the pystone ratio (%d/s here) from internal RAM; a heap "
+                  "in PSRAM is slower (micropython #8428: about 100 ms). The game allocated %.0f KB in all "
+                  "(quiet ticks nothing); app.main's gc.threshold collects after a quarter of the free heap is "
+                  "allocated (about %.0f KB in the N8R8's PSRAM): about %.1f such pauses in a game like this one, "
+                  "besides the app's own collection when it sets a game up\n"
+                  % (f["total"] / 1024.0, f["live"] / 1024.0, f["gc_us"] / 1000.0,
+                     f["gc_us"] * f["pystones"] / float(ps) / 1000.0, name, f["pystones"],
+                     f.get("alloc_total", 0) / 1024.0, PSRAM_N8R8 / 4 / 1024.0,
+                     f.get("alloc_total", 0) / (PSRAM_N8R8 / 4.0)))
     for name, rom, phone, what, limit, why in TARGETS:
         f = runs.get((rom, phone))
         if f is None:

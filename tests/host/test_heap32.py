@@ -47,6 +47,13 @@ def test_the_game_runs_to_its_end_at_32_bits(runs):
         assert sum(r[7] for r in f["tick_records"]) > 0 and sum(r[8] for r in f["tick_records"]) > 0
 
 
+def test_a_full_collection_is_timed_with_the_interpreters_speed(runs):
+    f = runs["mpy"]
+    assert f["gc_us"] > 0 and f["pystones"] > 0
+    assert f["total"] >= f["peak"]          # the heap grew to hold every tick
+    assert f["alloc_total"] > f["tick_alloc"]
+
+
 def test_romfs_keeps_the_code_out_of_the_heap(runs):
     assert runs["rom"]["code"] < runs["mpy"]["code"] / 2, (runs["rom"]["code"], runs["mpy"]["code"])
     assert runs["rom-nophone"]["code"] < runs["mpy-nophone"]["code"] / 2

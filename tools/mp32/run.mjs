@@ -14,6 +14,7 @@
 // total size ("GC: total", which grows when an allocation does not fit)
 // are kept and printed at the end as "MP32 maxblk BYTES" and
 // "MP32 total BYTES". The files named by --out are copied back to HOSTDIR.
+// globalThis.mp32_last_ms is the previous step() call's duration in ms.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 import fs from "node:fs";
 import path from "node:path";
@@ -56,7 +57,15 @@ copyIn(mp.FS, a.dir, "/bench");
 try {
   mp.runPython("import os\nos.chdir('/bench')\n" + fs.readFileSync(a.script, "utf8"));
   const step = mp.globals.get("step");
-  while (step()) { /* one step per call: see above */ }
+  // each call's duration, the collection at its end included, for the
+  // script to read in its next call (import js; js.mp32_last_ms)
+  globalThis.mp32_last_ms = 0;
+  for (;;) {
+    const t0 = performance.now();
+    const more = step();
+    globalThis.mp32_last_ms = performance.now() - t0;
+    if (!more) break;
+  }
 } catch (e) {
   process.stdout.write("MP32 error " + String(e.message || e).trim().split("\n").slice(-1)[0] + "\n");
   process.exitCode = 1;

@@ -227,6 +227,16 @@ def heap32_section(board, res, header, out, quick=False):
         for phone in ((True,) if quick else (False, True)):
             runs[(rom, phone)] = heap32.run(board, res, header, phone=phone, rom=rom)
     heap32.report(runs, out)
+    if not quick:
+        st = heap32.run(board, res, header, phone=True, stack=True)
+        out.write("  stack: the deepest Python call in a tick is %d levels (the bench's own 2 included); there, at 32 "
+                  "bits (the port's settrace build), %.1f KB of C stack and %.1f KB of Python frames: %.1f KB of the "
+                  "ESP32's 15,360-byte task stack (%d bytes a level on average). The port's C stack counts only "
+                  "what wasm keeps in memory (Xtensa keeps more of a frame on its stack): read the depth against "
+                  "the limit, about %d bytes a level\n"
+                  % (st["stack_depth"], st["stack_c"] / 1024.0, st["stack_py"] / 1024.0,
+                     (st["stack_c"] + st["stack_py"]) / 1024.0, (st["stack_c"] + st["stack_py"]) // st["stack_depth"],
+                     15360 // st["stack_depth"]))
     return runs
 
 

@@ -89,13 +89,15 @@ def _romfs(src, dest):
         f.write(data)
 
 
-def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout=900, unix=None):
+def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout=900, unix=None, stack=False):
     """Play the game on the 32-bit port. rom: the code in a ROMFS image
     (run in place, as the DevKitC path's ROMFS or frozen image) instead of
     .mpy files loaded into the heap. unix: the path of the unix port's
     micropython binary to run the same game under instead (for stage
     timings: the WebAssembly port's clock has only millisecond steps; its
-    heap figures are x86-64's, not reported). Returns {"base", "code", "live", "peak",
+    heap figures are x86-64's, not reported). stack: on the port's settrace
+    build, the deepest Python call and the C and Python stacks' use there
+    (its heap figures then hold the tracer's garbage: not for the heap). Returns {"base", "code", "live", "peak",
     "maxblk", "worst_tick", "ticks", "out": decoded frames, ...}; raises
     UserError when the game did not run to its end."""
     why = available() if unix is None else None
@@ -128,13 +130,15 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
         mods = list(MODULES) + (list(PHONE_MODULES) if phone else [])
         wasm = unix is None
         with open(os.path.join(tmp, "params.json"), "w") as f:
-            json.dump({"ticks": ticks, "phone": phone, "modules": mods, "wasm": wasm,
+            json.dump({"ticks": ticks, "phone": phone, "modules": mods, "wasm": wasm, "stack": stack,
                        "path": ("/rom" if rom else "/bench/fw") if wasm else fw}, f)
         if wasm:
             cmd = ["node", RUNNER, "--heapsize", str(heapsize), "--dir", tmp,
                    "--script", mpscripts.path("heap32.py"), "--out", "out.bin", "--out", "ticks.bin"]
             if rom:
                 cmd += ["--romfs", os.path.join(tmp, "rom.img")]
+            if stack:
+                cmd += ["--variant", "settrace"]
         else:
             cmd = [unix, mpscripts.path("heap32.py")]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=TOOLS_DIR if wasm else tmp)

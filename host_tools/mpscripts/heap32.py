@@ -249,6 +249,10 @@ def step():
         report("setup_tick", S["setup_tick"])
         report("tick_alloc", S["grow"])
         report("alloc_total", S.get("alloc_total", 0))
+        if P.get("stack"):
+            report("stack_depth", S["depth"])
+            report("stack_c", S["cstack"])
+            report("stack_py", S["pystack"])
         report("ticks", S["tick"])
         report("overruns", B["app"].overruns)
         report("fails", B["app"].fails)
@@ -371,7 +375,11 @@ def _tick():
         B["frames"].seek(-len(B["mat"].frame), 2)     # after the last frame the mat stays as it was
         B["frames"].readinto(B["mat"].frame)
     a = B["app"]
+    if P.get("stack"):
+        sys.settrace(_trace)
     a.tick(clock.now)
+    if P.get("stack"):
+        sys.settrace(None)
     # spare time of the tick: the app reads its input as run() does
     a.link.service(clock.now + a.period)
     clock.now += a.period
@@ -471,3 +479,27 @@ def _gc_pause():
     if len(g) % 2 == 1:
         gc.collect()
     return True
+
+
+S["depth"] = S["cstack"] = S["pystack"] = 0
+
+
+def _trace(frame, event, arg):
+    """sys.settrace (the port's settrace build, a stack run only): at every
+    call in a tick, the Python call depth and the stacks' use, kept at their
+    largest. No local tracing (None): calls only."""
+    if event == "call":
+        n = 0
+        f = frame
+        while f is not None:
+            n += 1
+            f = f.f_back
+        if n > S["depth"]:
+            S["depth"] = n
+        c = micropython.stack_use()
+        if c > S["cstack"]:
+            S["cstack"] = c
+        p = micropython.pystack_use()
+        if p > S["pystack"]:
+            S["pystack"] = p
+    return None

@@ -2,6 +2,7 @@
 // as on an ESP32) for the heap benchmark (host_tools/heap32.py).
 //
 //   node run.mjs --heapsize BYTES --dir HOSTDIR --script FILE.py [--out NAME]... [--romfs IMAGE]
+//                [--variant settrace]
 //
 // HOSTDIR is copied into the port's in-memory filesystem at /bench (the
 // script starts there). The script runs once, then its step() is called
@@ -51,6 +52,10 @@ const out = (line) => {
   process.stdout.write(line + "\n");
 };
 const opts = { heapsize: +a.heapsize, stdout: out, stderr: out, linebuffer: true };
+if (a.variant) {   // another build in the package, e.g. "settrace" (sys.settrace, for the stack depth)
+  const dir = path.dirname(new URL(import.meta.resolve("@micropython/micropython-webassembly-pyscript")).pathname);
+  opts.url = path.join(dir, "micropython-" + a.variant + ".wasm");
+}
 if (a.romfs) opts.romfs = new Uint8Array(fs.readFileSync(a.romfs));   // mounted at /rom
 const mp = await loadMicroPython(opts);
 copyIn(mp.FS, a.dir, "/bench");

@@ -37,4 +37,4 @@ bench: $(STAMP)
 	$(BIN)/bakumat bench all
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info tools/mp32/node_modules

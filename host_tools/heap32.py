@@ -35,10 +35,9 @@ TOOLS_DIR = os.path.join(fwpath.REPO_DIR, "tools", "mp32")
 RUNNER = os.path.join(TOOLS_DIR, "run.mjs")
 PACKAGE = os.path.join(TOOLS_DIR, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 
-# what app.main imports on a board, and what the phone page adds
-MODULES = ("app", "hw", "hw.mux", "hw.strip", "hw.stdio", "link.codec", "link.server", "store.state",
-           "show.feedback", "referee", "referee.events", "referee.engine", "referee.modes.official",
-           "sense.pipeline", "sense.signature", "match", "maint", "version")
+# what app.main imports on a board (app pulls in the rest), the official
+# mode (imported when its game starts), and what the phone page adds
+MODULES = ("app", "hw", "hw.mux", "hw.strip", "hw.stdio", "referee.modes.official", "maint", "version")
 PHONE_MODULES = ("link.httpd", "link.webapp", "link.pageboard")
 TAIL_TICKS = 50          # after the last frame: the end request, and time to send its answers
 
@@ -245,7 +244,7 @@ def report(runs, out):
         out.write("  GC pause: one full collection of the heap the game left (%.0f KB, %.0f KB live at most) took "
                   "%.2f ms here, %.1f ms on the %s by the pystone ratio (%d/s here) from internal RAM; a heap "
                   "in PSRAM is slower (micropython #8428: about 100 ms). The game allocated %.0f KB in all "
-                  "(quiet ticks nothing); app.main's gc.threshold collects after a quarter of the free heap is "
+                  "(a configured game on an empty mat: nothing, below); app.main's gc.threshold collects after a quarter of the free heap is "
                   "allocated (about %.0f KB in the N8R8's PSRAM): about %.1f such pauses in a game like this one, "
                   "besides the app's own collection when it sets a game up\n"
                   % (f["total"] / 1024.0, f["live"] / 1024.0, f["gc_us"] / 1000.0,

@@ -1,5 +1,6 @@
 # Every target does its own set-up: a virtual environment in .venv with the
-# project installed (editable, so host_tools finds firmware/ beside it).
+# project installed (editable, so host_tools finds firmware/ beside it), and
+# tools/mp32's node packages (package-lock.json) for the 32-bit heap figures.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -10,11 +11,13 @@ STAMP := $(VENV)/.installed
 # The browser tests drive Debian's chromium (never a downloaded browser).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-$(STAMP): pyproject.toml boards/*/board.json
+$(STAMP): pyproject.toml boards/*/board.json tools/mp32/package-lock.json
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	$(BIN)/python typecheck/run.py --install
+	# the 32-bit MicroPython (WebAssembly port, from npm) for the heap benchmark
+	cd tools/mp32 && npm ci --silent
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -34,4 +37,4 @@ bench: $(STAMP)
 	$(BIN)/bakumat bench all
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info tools/mp32/node_modules

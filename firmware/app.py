@@ -58,6 +58,7 @@ WDT_MS = const(3000)
 WEB_MS = const(3)         # phone page budget per tick (ms)
 WEB_DIR = "web"
 WEB_FILES = ("phone.html", "phone.js", "mat.js", "mat.css")   # "/" is phone.html
+BAUDS = (115200, 230400, 460800, 921600)   # line speeds `raw` may switch to
 CONTROLS = ("gate", "miss", "ability", "resolve", "choose", "register", "undo", "which")
 # stage indices for the per-stage timing (bench_runtime)
 ST_SCAN = const(0)
@@ -528,7 +529,7 @@ class App:
                 gt = self.gtime(now)
                 self.match.frame(frame, gt)
                 self.table.tick(gt)
-            if self.raw:
+            if self.raw and not self._baud_pending:
                 self.link.send("frame", {"t": self.gtime(now), "c": list(frame)}, bulk=True)
         except Exception as e:
             ok = False
@@ -577,8 +578,12 @@ class App:
             self._fail("show", e)
         t4 = us()
         # 5. link output, bounded
-        if self.link.flush(self.b.tx_budget) and self.profile:
+        if self.link.flush(self.b.tx_room()) and self.profile:
             self._busy = True
+        if self._baud_pending and not self.link.pending_tx():
+            # the ack went at the old speed: now the line's new one (raw)
+            self.b.set_baud(self._baud_pending)
+            self._baud_pending = 0
         if self._maint_pending or self._reset_pending:
             self._restart()
         t5 = us()
@@ -708,8 +713,15 @@ class App:
         elif typ == "raw":
             if type(body) is not dict or type(body.get("on")) is not bool:
                 return link.reply(seq, "err", {"code": "bad", "msg": "raw: body must be {\"on\": true|false}"})
+            baud = body.get("baud")
+            if baud is not None and baud not in BAUDS:
+                return link.reply(seq, "err", {"code": "bad", "msg": "raw: baud must be one of %s" %
+                                               ", ".join([str(b) for b in BAUDS])})
             self.raw = body["on"]
             r = {"ok": True}
+            if baud is not None and self.b.can_set_baud():
+                r["baud"] = baud             # the host follows once it has this ack
+                self._baud_pending = baud
             if self.raw and self.match is not None:
                 # what the next scan, the first one streamed, is measured
                 # against: a replay of the recording resumes from it
@@ -737,6 +749,7 @@ class App:
             link.reply(seq, "err", {"code": "unknown", "msg": "unknown request type %r" % typ})
 
     _last_reject = None
+    _baud_pending = 0          # a line speed `raw` asked for, set once the ack is out
 
     def _control(self, body):
         ev = {}

@@ -4,6 +4,10 @@
     bakumat bench runtime [quick] [seed=N]
     python -m host_tools.bench_runtime [--seed N] [--quick]
 
+0. The heap at 32 bits, as an ESP32 would use it (host_tools/heap32.py: the
+   MicroPython WebAssembly port): code, data, live and peak, with .mpy code
+   in the heap (as deploy installs it) and from a ROMFS image (the DevKitC
+   path), with and without the phone page, against the issue #17 targets.
 1. A whole simulated official game (every frame and control of the
    scenario, then `end`) on the virtual board with the app
    compiled to .mpy (as `bakumat deploy` puts it on a board), in a 64 KB heap
@@ -209,6 +213,92 @@ def code_size(mpy_dir, heap="1M"):
     return None
 
 
+def heap32_section(board, res, header, out, quick=False):
+    """The heap as an ESP32 would use it (host_tools/heap32.py)."""
+    from host_tools import heap32
+    why = heap32.available()
+    if why:
+        out.write("\nheap at 32 bits: not measured: %s\n" % why)
+        return None
+    out.write("\nheap at 32 bits (MicroPython %s WebAssembly port: 4-byte pointers and 16-byte GC blocks as on an "
+              "ESP32; the same game, one loop tick per call, exact collection between ticks):\n" % heap32.version())
+    runs = {}
+    for rom in (False, True):
+        for phone in ((True,) if quick else (False, True)):
+            runs[(rom, phone)] = heap32.run(board, res, header, phone=phone, rom=rom)
+    heap32.report(runs, out)
+    if not quick:
+        st = heap32.run(board, res, header, phone=True, stack=True)
+        out.write("  stack: the deepest Python call in a tick is %d levels (the bench's own 2 included); there, at 32 "
+                  "bits (the port's settrace build), %.1f KB of C stack and %.1f KB of Python frames: %.1f KB of the "
+                  "ESP32's 15,360-byte task stack (%d bytes a level on average). The port's C stack counts only "
+                  "what wasm keeps in memory (Xtensa keeps more of a frame on its stack): read the depth against "
+                  "the limit, about %d bytes a level\n"
+                  % (st["stack_depth"], st["stack_c"] / 1024.0, st["stack_py"] / 1024.0,
+                     (st["stack_c"] + st["stack_py"]) / 1024.0, (st["stack_c"] + st["stack_py"]) // st["stack_depth"],
+                     15360 // st["stack_depth"]))
+    return runs
+
+
+def time_section(board, res, header, out, runs=2):
+    """Stage times as the chips would take them (host_tools/chiptime.py):
+    the same game under the micropython binary with pystone in the same
+    run, projected by the ratio of pystones."""
+    from host_tools import chiptime, heap32
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    figs = [heap32.run(board, res, header, phone=True, unix=exe) for _ in range(runs)]
+    recs = chiptime.merge_min([f["tick_records"] for f in figs])
+    f = max(figs, key=lambda f: f["pystones"])
+    scan_loop = min(g["scan_loop_us100"] for g in figs) / 100.0
+    n_leds = board["wiring"].get("led", {}).get("count", 0)
+    proj = chiptime.project(recs, f["pystones"], scan_loop, f["scan_reads"], n_leds, setup_tick=f["setup_tick"])
+    out.write("\nloop time projected onto the chips (the game with the phone page on the micropython binary, "
+              "least of %d runs per tick; pystone here %d/s in the same runs; times in ms):\n"
+              % (runs, f["pystones"]))
+    out.write("  %-20s %6s %6s %6s %6s %6s | %6s %6s %6s | %7s %7s %7s\n"
+              % ("chip", "scan", "sense", "link", "show", "tx", "quiet", "p99", "worst", "event", "save",
+                 "setup"))
+    for name, ps, src in chiptime.CHIPS:
+        p = proj[name]
+        st = p["stages"]
+        out.write("  %-20s %6.2f %6.2f %6.2f %6.2f %6.2f | %6.2f %6.2f %6.2f | %7.1f %7.1f %7.0f\n"
+                  % ((name,) + tuple(x / 1000.0 for x in st) +
+                     (p["quiet_mean"] / 1000.0, p["quiet_p99"] / 1000.0, p["quiet_max"] / 1000.0,
+                      p["event_max"] / 1000.0, p["save_max"] / 1000.0, p["setup"] / 1000.0)))
+    p0 = proj[chiptime.CHIPS[0][0]]
+    out.write("  (stages: the quiet tick's mean; quiet/p99/worst: whole quiet ticks (%d); event, save: the worst "
+              "tick deciding a game event (%d) / writing the store (%d); setup: the tick of the cfg request. "
+              "scan = the scan loop projected + %d read_u16 x %d us; show adds %d LEDs x %d us per strip write; "
+              "tx adds the UART's wait past its %d-byte FIFO at 115,200 baud)\n"
+              % (p0["n_quiet"], p0["n_event"], p0["n_save"], f["scan_reads"], chiptime.ADC_US, n_leds,
+                 chiptime.LED_US, chiptime.FIFO))
+    out.write("  pystones/s on the chips:\n")
+    for name, ps, src in chiptime.CHIPS:
+        out.write("    %-20s %5d  %s\n" % (name, ps, src))
+    for name, limit in ((chiptime.CHIPS[0][0], 8000), (chiptime.CHIPS[1][0], 10000)):
+        q = proj[name]["quiet_mean"]
+        out.write("  target quiet tick on %s <= %.0f ms: %.2f ms, %s\n"
+                  % (name, limit / 1000.0, q / 1000.0, "met" if q <= limit else "NOT MET"))
+    secs = len(recs) * 1.0 / board["rate_hz"]
+    sent = sum(r[6] for r in recs)
+    out.write("  serial: the game sent %.0f B/s, %.1f %% of a 115,200 baud line (target <= 50 %%); at most %d bytes "
+              "in one tick (the FIFO's room: %d)\n"
+              % (sent / secs, 100.0 * sent * 10 / secs / 115200, max(r[6] for r in recs), chiptime.FIFO))
+    if f.get("save_n"):
+        out.write("  game saves: %d, each rewrites the whole game file (temp file, then rename), up to %d bytes; "
+                  "here %.2f ms at most (the host's file system, not projected); on a chip at least %.1f ms of flash "
+                  "(4 KB erase 45 ms, 256-byte page 0.4 ms: W25Q32JV datasheet, typical), inside the tick: the save "
+                  "column above counts it\n"
+                  % (f["save_n"], f["save_bytes"], f["save_max"] / 1000.0,
+                     chiptime.flash_write_us(f["save_bytes"]) / 1000.0))
+    for name, _, _ in chiptime.CHIPS:
+        p = proj[name]
+        w = max(p["event_max"], p["save_max"])
+        out.write("  target no event/save tick over 20 ms on %s: worst %.1f ms, %s\n"
+                  % (name, w / 1000.0, "met" if w <= 20000 else "NOT MET"))
+    return proj
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bakumat bench runtime", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=1, help="simulated game (default 1)")
@@ -224,6 +314,8 @@ def main(argv=None):
     game_s = (res.frames[-1][0] - res.frames[0][0]) / 1000.0
     out.write("runtime benchmark: board %s, simulated official game seed %d: %.0f s of play, %d frames at %d Hz, "
               "%d control events\n" % (BOARD, args.seed, game_s, len(res.frames), board["rate_hz"], len(res.controls)))
+    heap32_section(board, res, header, out, quick=args.quick)
+    time_section(board, res, header, out)
     with tempfile.TemporaryDirectory(prefix="bakumat-mpy-") as mpy:
         mpybuild.build(mpy)
         code = code_size(mpy)

@@ -259,6 +259,19 @@ try:
 except OSError:
     info["hostfs"] = False
 try:
+    import vfs; info["romfs"] = hasattr(vfs, "rom_ioctl")
+except ImportError:
+    info["romfs"] = False
+try:
+    os.stat("/rom/app.mpy"); info["app_code"] = "rom"
+except OSError:
+    try:
+        import version
+        if getattr(version, "__file__", "").startswith(".frozen"):
+            info["app_code"] = "frozen"
+    except ImportError:
+        pass
+try:
     f = open(%(manifest)r); text = f.read(); f.close()
 except OSError:
     text = None
@@ -274,6 +287,29 @@ if text:
         pass
 print(%(mark)r + json.dumps({"info": info, "manifest": text, "sizes": sizes}))
 """
+
+
+def check_fit(info):
+    """Refuse a board whose heap cannot hold the app (it would not boot): the
+    board's free heap (probed after a collection) against the whole game's
+    heap measured at 32 bits (host_tools/heap32.NEED) for the way the code
+    runs on that image: from ROMFS or frozen in the image, or loaded from
+    .mpy files into the heap."""
+    from host_tools import heap32
+    free = info.get("free")
+    if not isinstance(free, int) or free <= 0:
+        return
+    in_image = info.get("app_code") in ("rom", "frozen")
+    need = heap32.NEED["rom" if in_image else "mpy"]
+    if free < need:
+        raise UserError(
+            "the app cannot fit this board: it needs %d KB of heap (a game with %s, measured at 32 bits; the "
+            "phone page needs up to %d KB more) and the board has %d KB free (image: %s, %s); use the reference "
+            "board (ESP32-S3-DevKitC-1 N8R8 with ESP32_GENERIC_S3-SPIRAM_OCT) or, on an ESP32-DevKitC, the "
+            "frozen build (boards/README.md)"
+            % (need // 1024, "its code in the image" if in_image else "its code loaded from .mpy files",
+               heap32.PHONE_EXTRA // 1024, free // 1024, "ROMFS" if info.get("romfs") else "no ROMFS",
+               "app %s" % info["app_code"] if in_image else "no app in the image"))
 
 
 def _parse_marked(out):
@@ -415,6 +451,7 @@ def deploy(target, board_def=None, mode=None, source=False, force=False, fw=None
         raise UserError("the board at %s is a MicroPython whose current directory is a computer's root "
                         "folder (/): refusing to copy files there" % target.name)
     arch = check_compat(info, mpyc, source)
+    check_fit(info)
     info["arch"] = arch
     info["kind"] = "source" if source else "mpy"
     info["fw"] = fw

@@ -74,7 +74,15 @@ def find_cached(mcu):
     return files[-1]
 
 
+# The stock image to use per chip. The S3 one is the reference board's (an
+# ESP32-S3-DevKitC-1 N8R8): only the SPIRAM_OCT variant uses its octal PSRAM,
+# where the GC heap goes; the app sets 240 MHz at boot on every image.
+IMAGES = {"esp32s3": "ESP32_GENERIC_S3-SPIRAM_OCT"}
+
+
 def _upstream_name(mcu):
+    if mcu in IMAGES:
+        return IMAGES[mcu]
     for name, m in _NAME_HINTS:
         if m == mcu:
             return name

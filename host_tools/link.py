@@ -49,6 +49,10 @@ class HostLink:
     def close(self):
         self.stream.close()
 
+    def set_baud(self, baud):
+        """Follow the board to another line speed (it said so in an ack)."""
+        self.stream.baudrate = baud
+
     def __enter__(self):
         return self
 

@@ -4,27 +4,38 @@
 
 Encodes simulated frames (a random official game on the board's mat, so
 the values look like the real thing: baselines near zero_counts, magnets up
-to full scale) as complete protocol v1 `frame` frames (firmware/link/codec.py)
-in several body encodings, and prints bytes per frame, bytes per second at
+to full scale) as complete protocol v1 `frame` frames: as the board sends
+them (the firmware's link.server.Link) and in other body encodings for
+comparison, and prints bytes per frame, bytes per second at
 the board's rate and the share of a 921600 baud and a 115200 baud line
 (8N1: 10 bits per byte).
 """
 import argparse
 import base64
-import json
 
 from host_tools import boards, fwpath
 
 BAUDS = (921600, 115200)
 
 
-def _json_default(t, v):
-    # what json.dumps makes on MicroPython and CPython: ", " between items
-    return json.dumps({"t": t, "c": v})
+class _Count:
+    def __init__(self):
+        self.n = 0
+
+    def write(self, data):
+        self.n += len(data)
 
 
-def _json_compact(t, v):
-    return '{"t":%d,"c":[%s]}' % (t, ",".join([str(x) for x in v]))
+def _board_frames(frames):
+    """Bytes of the frames as the board sends them: the firmware's own link
+    (link.server.Link.send, protocol v1 `frame`, compact JSON)."""
+    from link.server import Link
+    port = _Count()
+    lk = Link(port, None, tx_size=1 << 16)
+    for t, v in frames:
+        lk.send("frame", {"t": t, "c": list(v)}, bulk=True)
+        lk.drain_all()
+    return port.n
 
 
 def _hex12(t, v):
@@ -42,8 +53,7 @@ def _b64_12(t, v):
     return '{"t":%d,"b":"%s"}' % (t, base64.b64encode(bytes(out)).decode())
 
 
-ENCODINGS = (("json (protocol v1 `frame` body)", _json_default),
-             ("json, no spaces", _json_compact),
+ENCODINGS = (("json as the board sends it (protocol v1 `frame`)", None),
              ("hex, 3 digits per value", _hex12),
              ("base64 of packed 12-bit", _b64_12))
 
@@ -68,8 +78,11 @@ def measure(board, frames):
     rows = []
     for name, enc in ENCODINGS:
         total = 0
+        if enc is None:
+            total = _board_frames(frames)
         for i, (t, v) in enumerate(frames):
-            total += len(codec.encode_json(i, "frame", enc(t, v)))
+            if enc is not None:
+                total += len(codec.encode_json(i, "frame", enc(t, v)))
         per_frame = total / float(len(frames))
         bps = per_frame * rate
         rows.append({"encoding": name, "bytes_per_frame": per_frame, "bytes_per_s": bps,
@@ -80,9 +93,9 @@ def measure(board, frames):
 def report(board, rows, frames):
     lines = ["board %s: %d channels at %s Hz (%d simulated frames)"
              % (board["name"], len(board["sensors"]), board["rate_hz"], len(frames))]
-    lines.append("%-34s %9s %10s %12s %12s" % ("encoding", "B/frame", "B/s", "of 921600", "of 115200"))
+    lines.append("%-48s %9s %10s %12s %12s" % ("encoding", "B/frame", "B/s", "of 921600", "of 115200"))
     for r in rows:
-        lines.append("%-34s %9.1f %10.0f %11.1f%% %11.1f%%" % (
+        lines.append("%-48s %9.1f %10.0f %11.1f%% %11.1f%%" % (
             r["encoding"], r["bytes_per_frame"], r["bytes_per_s"], 100 * r["load"][921600], 100 * r["load"][115200]))
     return "\n".join(lines)
 

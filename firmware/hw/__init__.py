@@ -12,6 +12,8 @@ A Board has:
     buzzer     PWM object (freq(), duty_u16()), or None
     buttons    [(name, Pin)] active-low push buttons (may be empty)
     port       serial link port (hw.stdio.StdioPort on boards)
+    tx_room()  bytes the link may write this tick (tx_budget, and the port's
+               free room where it knows it: writes never wait for the line)
     idle(ms)   wait up to ms, returning early when serial input arrives
     wdt_start(timeout_ms) -> object with feed(); wdt_park() keeps it fed
                outside the app (REPL after Ctrl-C); see docs/runtime.md
@@ -43,6 +45,7 @@ class Board:
         self.fs_root = fs_root
         self.name = name
         self.tx_budget = tx_budget   # bytes the link may write per loop tick
+        self._room = getattr(port, "room", None)   # the port's free room, where it knows it
         self.listener = listener
         self.web_dir = web_dir
 
@@ -51,6 +54,25 @@ class Board:
             self._idle(ms)
         elif ms > 0:
             self.clock.sleep_ms(ms)
+
+    def tx_room(self):
+        """Bytes the link may write this tick: tx_budget, and no more than
+        the port takes without waiting (hw.stdio.StdioPort.room)."""
+        n = self.tx_budget
+        if self._room is not None:
+            k = self._room()
+            if k is not None and k < n:
+                n = k if k > 0 else 0
+        return n
+
+    def can_set_baud(self):
+        f = getattr(self.port, "can_set_baud", None)
+        return f is not None and f()
+
+    def set_baud(self, baud):
+        """Switch the serial line's speed (False where the port cannot)."""
+        f = getattr(self.port, "set_baud", None)
+        return f(baud) if f is not None else False
 
     def wdt_start(self, timeout_ms):
         if self.wdt is None and self._wdt_factory is not None:

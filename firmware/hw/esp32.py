@@ -4,6 +4,16 @@ module that constructs machine/neopixel objects for the real board."""
 import machine
 
 import hw
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+# Every board runs its CPU at 240 MHz: stock ESP32 and S3 images boot at 160
+# MHz, and the loop's budget (docs/runtime.md) is measured for 240.
+CPU_HZ = const(240000000)
 from hw.mux import MuxScanner
 from hw.strip import Strip
 from hw.stdio import StdioPort
@@ -15,6 +25,7 @@ def build(board_def, clock=None, port=None):
     if clock is None:
         import time as clock
     w = hw.wiring_of(board_def)
+    set_cpu(w.get("cpu_hz", CPU_HZ))
     transfer = board_def.get("sensor", {})
     shift = hw.adc_shift(transfer.get("max_counts", 4095))
     adcs = []
@@ -45,7 +56,11 @@ def build(board_def, clock=None, port=None):
         buttons.append((name, machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP)))
 
     if port is None:
-        port = StdioPort()
+        ser = w.get("serial") or {}
+        base = ser.get("baud", 115200)
+        txbuf = ser.get("txbuf", 2048)
+        port = StdioPort(clock=clock, baud=base, fifo=ser.get("fifo", 128), txbuf=txbuf,
+                         set_line=_repl_uart(ser.get("uart", 0), base, txbuf) if hasattr(machine, "UART") else None)
 
     def idle(ms):
         if ms > 0:
@@ -68,7 +83,37 @@ def build(board_def, clock=None, port=None):
                     idle=idle, wdt_factory=wdt_factory, wdt_park=wdt_park,
                     reset_cause=hw.cause_name(machine.reset_cause()),
                     reset=machine.reset, fs_root="", name=board_def.get("name", "esp32"),
-                    tx_budget=w.get("tx_budget", 256), listener=wifi_listener())
+                    tx_budget=w.get("tx_budget", 1024), listener=wifi_listener())
+
+
+def _repl_uart(n, base, txbuf):
+    """set_line(baud) for the REPL's UART n: the UART object is built when
+    first used (the REPL keeps its UART until then) with a driver TX ring
+    of txbuf bytes, then re-initialised at each new speed. Returns the UART
+    to write the link to, or None back at the base speed (stdout again)."""
+    u = []
+
+    def set_line(baud):
+        if not u:
+            u.append(machine.UART(n, baudrate=baud, txbuf=txbuf))
+        else:
+            u[0].init(baudrate=baud)
+        return None if baud == base else u[0]
+    return set_line
+
+
+def set_cpu(hz):
+    """The CPU clock, where the port can set it (machine.freq); a chip that
+    refuses the figure keeps its own. Returns the clock it runs at, or None."""
+    f = getattr(machine, "freq", None)
+    if f is None:
+        return None
+    try:
+        if f() != hz:
+            f(hz)
+    except (ValueError, OSError):
+        pass
+    return f()
 
 
 def wifi_listener(path="wifi.json"):

@@ -70,6 +70,8 @@ class FakePort:
         self.tx_bytes = 0
         self.tx_log = []          # (t_ms, bytes) of every write
         self.us_per_byte = 0      # cost of reading one byte (ESP32: poll + readinto, ~30 us)
+        self.can_baud = False     # a port whose line speed the board can switch (set by a test)
+        self.bauds = []           # (tx_bytes written before, baud) of every switch
 
     # board side
     def any(self):
@@ -91,6 +93,15 @@ class FakePort:
         if self.us_per_byte and n:
             self.clock.advance_us(self.us_per_byte * n)
         return n
+
+    def can_set_baud(self):
+        return self.can_baud
+
+    def set_baud(self, baud):
+        if not self.can_baud:
+            return False
+        self.bauds.append((self.tx_bytes, baud))
+        return True
 
     def write(self, data):
         self.tx += data

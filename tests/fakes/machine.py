@@ -42,6 +42,7 @@ class World:
         # LED written, the write blocks), set in the harness.
         self.adc_us = 0
         self.led_us = 0
+        self.cpu_hz = 160000000
         clock.watchers.append(self._tick)
 
     def pin(self, n):
@@ -346,7 +347,12 @@ def unique_id():
 
 
 def freq(f=None):
-    return 240000000
+    """The CPU clock: a stock ESP32 image boots at 160 MHz."""
+    if f is None:
+        return world.cpu_hz
+    if f not in (80000000, 160000000, 240000000):
+        raise ValueError("frequency must be 80MHz, 160MHz or 240MHz")
+    world.cpu_hz = f
 
 
 def idle():

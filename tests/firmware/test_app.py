@@ -95,6 +95,29 @@ class TestRequests(AppCase):
             p.feed(f["c"], f["t"])
         self.assertEqual(p.baselines(), live.baselines())   # (frames taken, baselines)
 
+    def test_raw_switches_the_line_speed_after_its_ack(self):
+        rig = self.rig
+        t, b = rig.request("raw", {"on": True, "baud": 921600})
+        self.assertEqual((t, b), ("ack", {"ok": True}))          # this port cannot: the host stays
+        rig.request("raw", {"on": False})
+        t, b = rig.request("raw", {"on": True, "baud": 12345})
+        self.assertEqual((t, b["code"]), ("err", "bad"))
+        rig.port.can_baud = True
+        before = rig.port.tx_bytes
+        t, b = rig.request("raw", {"on": True, "baud": 921600})
+        self.assertEqual((t, b.get("baud")), ("ack", 921600))
+        rig.run_ms(200)
+        self.assertEqual(len(rig.port.bauds), 1)
+        sent, baud = rig.port.bauds[0]
+        self.assertEqual(baud, 921600)
+        # the ack (and everything queued before it) went out at the old speed
+        acks = [w for _, w in rig.port.tx_log if b" ack " in w]
+        self.assertTrue(sent >= before + len(acks[-1]))
+        t, b = rig.request("raw", {"on": False, "baud": 115200})
+        self.assertEqual(b.get("baud"), 115200)
+        rig.run_ms(100)
+        self.assertEqual(rig.port.bauds[-1][1], 115200)
+
     def test_garbage_on_the_link_is_survived(self):
         junk = bytes(bytearray((i * 37 + 11) & 0xFF for i in range(3000)))
         self.rig.send_raw(junk + b"\x1eB1 5 ctl {\"ev\": 1} dead\n" + b"\x1e" * 50)

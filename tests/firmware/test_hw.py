@@ -4,6 +4,8 @@ try:
 except ImportError:
     import mpunit as unittest
 
+import sys
+
 import fakes
 from fakes.board import FakeMat, FakePort
 
@@ -50,6 +52,18 @@ class TestEsp32Build(unittest.TestCase):
         after = [self.world.pin(p).writes for p in WIRING["mux_select"]]
         # 8 mux inputs -> 8 steps, one pin change each (cyclic Gray code)
         self.assertEqual(sum(after) - sum(before), 8)
+
+    def test_the_cpu_runs_at_240_mhz_after_build(self):
+        # a stock image boots at 160 MHz; building the board sets 240
+        import machine
+        self.assertEqual(machine.freq(), 240000000)
+        fakes.install()
+        self.assertEqual(machine.freq(), 160000000)
+        import hw.esp32
+        bd = board_def()
+        bd["wiring"] = dict(WIRING, cpu_hz=160000000)     # a board folder may say otherwise
+        hw.esp32.build(bd, clock=self.world.clock, port=self.port)
+        self.assertEqual(machine.freq(), 160000000)
 
     def test_buttons_read_active_low_with_pullup(self):
         names = [n for n, p in self.b.buttons]
@@ -106,3 +120,77 @@ class TestMuxValidation(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class _Sink:
+    def __init__(self):
+        self.data = bytearray()
+
+    def write(self, b):
+        self.data += b
+
+
+class TestStdioRoom(unittest.TestCase):
+    """The board's serial port never lets a write wait for the line: room()
+    is the UART FIFO's free room, estimated at the line's speed."""
+
+    def setUp(self):
+        from fakes.clock import FakeClock
+        import hw.stdio
+        self.clock = FakeClock(1000)
+        self.out = _Sink()
+        stdin = getattr(sys, "__stdin__", None) or sys.stdin     # (pytest replaces sys.stdin)
+        self.port = hw.stdio.StdioPort(stdin=stdin, stdout=self.out, clock=self.clock, baud=115200)
+
+    def test_room_fills_with_writes_and_drains_with_time(self):
+        p = self.port
+        self.assertEqual(p.room(), 128)
+        p.write(b"x" * 100)
+        self.assertEqual(p.room(), 28)
+        self.clock.advance(5)                  # 5 ms at 11.52 bytes/ms: 57 bytes gone
+        self.assertEqual(p.room(), 28 + 57)
+        self.clock.advance(60000)              # a long idle: empty, and no overflow
+        self.assertEqual(p.room(), 128)
+        self.assertEqual(bytes(self.out.data), b"x" * 100)
+
+    def test_the_board_writes_no_more_than_the_room(self):
+        import hw
+        b = hw.Board(self.clock, None, self.port, tx_budget=256)
+        self.assertEqual(b.tx_room(), 128)
+        self.port.write(b"y" * 128)
+        self.assertEqual(b.tx_room(), 0)
+        b2 = hw.Board(self.clock, None, _Sink(), tx_budget=256)     # a port without room(): the budget
+        self.assertEqual(b2.tx_room(), 256)
+
+
+class TestStdioBaud(unittest.TestCase):
+    """`raw` with a baud: the port switches its line once the FIFO has
+    drained, and at the fast speed writes through the UART's TX ring."""
+
+    def test_switch_waits_for_the_fifo_then_writes_to_the_uart(self):
+        from fakes.clock import FakeClock
+        import hw.stdio
+        clock = FakeClock(1000)
+        out = _Sink()
+        uart = _Sink()
+        lines = []
+
+        def set_line(baud):
+            lines.append((clock.now_ms(), baud))
+            return None if baud == 115200 else uart
+        stdin = getattr(sys, "__stdin__", None) or sys.stdin
+        p = hw.stdio.StdioPort(stdin=stdin, stdout=out, clock=clock, baud=115200, set_line=set_line, txbuf=2048)
+        self.assertTrue(p.can_set_baud())
+        p.write(b"a" * 115)                   # 10 ms of line
+        self.assertTrue(p.set_baud(921600))
+        self.assertTrue(lines[0][0] >= 1010, lines)
+        self.assertEqual(p.room(), 2048)
+        p.write(b"b" * 1000)
+        self.assertEqual(bytes(uart.data), b"b" * 1000)
+        self.assertTrue(p.room() < 2048)
+        clock.advance(20)                     # 921600 baud: 1,843 bytes in 20 ms
+        self.assertEqual(p.room(), 2048)
+        p.set_baud(115200)
+        p.write(b"c")
+        self.assertEqual(bytes(out.data), b"a" * 115 + b"c")
+        self.assertEqual(p.room(), 127)

@@ -199,3 +199,22 @@ def test_xtensawin_bytecode_loads_anywhere(tmp_path, src, unix_info):
     r = micropython(["-c", "import sys\nsys.path[:0]=['']\nfrom link import codec\nprint(codec.VERSION)"],
                     cwd=str(tmp_path / "x"))
     assert r.stdout.strip() == "1", r.stderr
+
+
+def test_a_board_whose_heap_cannot_hold_the_app_is_refused_before_copying(tmp_path, src, unix_info):
+    from host_tools import heap32
+    root = tmp_path / "board"
+    root.mkdir()
+    # a stock ESP32 image: about 110 KB of heap, .mpy code in it
+    info = dict(unix_info, free=110 * 1024, romfs=False)
+    with pytest.raises(UserError) as e:
+        run(deploy.DirTarget(str(root), info), src)
+    msg = str(e.value)
+    assert "%d KB of heap" % (heap32.NEED["mpy"] // 1024) in msg and "110 KB free" in msg
+    assert "no ROMFS" in msg and "\n" not in msg
+    assert not any(root.iterdir())          # nothing copied
+    # the same heap with the code in a ROMFS image needs less; a big heap fits
+    need_rom = heap32.NEED["rom"]
+    run(deploy.DirTarget(str(root), dict(unix_info, free=need_rom + 1024, romfs=True, app_code="rom")), src)
+    assert need_rom < 110 * 1024 < heap32.NEED["mpy"]      # a frozen DevKitC runs the game, a stock one not
+    run(deploy.DirTarget(str(tmp_path / "s3"), dict(unix_info, free=8 << 20)), src)

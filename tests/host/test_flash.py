@@ -311,3 +311,13 @@ def test_port_override_and_env(monkeypatch):
     monkeypatch.setenv(ports.ENV, "socket://127.0.0.1:7000")
     assert ports.choose(None, [], io.StringIO()) == "socket://127.0.0.1:7000"
     assert ports.choose("/dev/ttyUSB3", [], io.StringIO()) == "/dev/ttyUSB3"
+
+
+def test_without_an_image_the_reference_board_is_told_the_spiram_oct_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("BAKUMAT_CACHE", str(tmp_path))
+    with pytest.raises(UserError) as e:
+        flash.find_cached("esp32s3")
+    assert "ESP32_GENERIC_S3-SPIRAM_OCT" in str(e.value)
+    with pytest.raises(UserError) as e:
+        flash.find_cached("esp32")
+    assert "board ESP32_GENERIC)" in str(e.value)

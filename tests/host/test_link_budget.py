@@ -13,8 +13,9 @@ def test_raw_stream_fits_921600_with_margin(capsys):
     v1 = rows[0]
     # every frame carries all 96 values: at least 4 bytes each in decimal JSON
     assert v1["bytes_per_frame"] > 96 * 4
-    # the protocol's JSON body uses at most half the line at 921600 baud
-    assert v1["load"][921600] < 0.5
+    # the raw stream as the board sends it takes at most a third of the line
+    # at 921600 baud (`bakumat record`, docs/formats/serial-protocol-v1.md)
+    assert v1["load"][921600] <= 1 / 3.0
     # and no encoding fits a 115200 baud REPL line with margin
     assert min(r["load"][115200] for r in rows) > 0.8
     assert by["base64"]["bytes_per_frame"] < by["hex,"]["bytes_per_frame"] < v1["bytes_per_frame"]

@@ -1,0 +1,89 @@
+"""Loop times projected onto the chips, from times measured here.
+
+The firmware's stages are timed on the unix port's `micropython` in the same
+run as pystone (host_tools/mpscripts/pystone.py); a stage's time on a chip is
+its time here times (pystones/s here) / (pystones/s on the chip), from the
+published figures below. What the interpreter does not do (an ADC
+conversion, the LED strip's bit stream, the UART draining its FIFO) is added
+from the chip's own figures instead, also cited.
+"""
+
+# (name, pystones/s, source). MicroPython's own pystone (pystone_lowmem).
+CHIPS = (
+    ("ESP32-S3 @ 240 MHz", 1915,
+     "ESP32@160 x 15.4 s / 8.9 s: one MicroPython benchmark timed on ESP32@160 and ESP32-S3@240 "
+     "(scruss.com, 'MicroPython benchmarking', 2025)"),
+    ("ESP32 @ 240 MHz", 1661, "micropython issue #5673 (v1.12, pystone_lowmem, 240 MHz)"),
+    ("ESP32 @ 160 MHz", 1107,
+     "1,661 x 160/240, clock-scaled (micropython #6565: 1,014 on a build whose clock was in doubt)"),
+)
+ADC_US = 35         # one read_u16() on an ESP32, call included (micropython issue #7495)
+LED_US = 30         # one WS2812 LED of bit stream; the write blocks until done (datasheet timing)
+FIFO = 128          # the UART's TX FIFO: writing more waits for the line
+STAGES = ("scan", "sense", "link", "show", "tx")
+# SPI NOR flash of the modules (datasheet typical, Winbond W25Q32JV: page
+# program 0.4 ms per 256 bytes, 4 KB sector erase 45 ms): what a save that
+# writes nbytes anew costs the chip at least, besides the interpreter's work
+PAGE_US = 400
+ERASE_US = 45000
+
+
+def flash_write_us(nbytes):
+    """Flash time of writing nbytes into fresh blocks (littlefs erases a
+    4 KB block before it programs it)."""
+    pages = (nbytes + 255) // 256
+    blocks = (nbytes + 4095) // 4096
+    return pages * PAGE_US + blocks * ERASE_US
+
+
+def serial_stall_us(nbytes, baud):
+    """Time a write of nbytes blocks on a UART whose FIFO was empty."""
+    return max(0, nbytes - FIFO) * 10 * 1000000.0 / baud
+
+
+def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, setup_tick=-1):
+    """records: [(scan, sense, link, show, tx us, strip writes, tx bytes,
+    events, saves[, save us, save bytes])] per tick, measured here. Returns {chip name: {...}} with,
+    per chip, the quiet tick's stages (mean), its mean, 99th percentile and
+    worst, and the worst tick with an event and with a save, all in us; and
+    the tick that set the game up (setup_tick: the cfg request) apart."""
+    out = {}
+    for name, ps, _ in CHIPS:
+        k = host_pystones / float(ps)
+        scan = scan_loop_us * k + n_reads * ADC_US
+
+        def chip_us(r):
+            # a save's time here is mostly the host's file system calls: not
+            # projected; the chip's flash time for what it wrote instead
+            save_us, save_bytes = (r[9], r[10]) if len(r) > 10 else (0, 0)
+            return (scan + (r[1] + r[2] + r[3] + r[4] - save_us) * k + r[5] * n_leds * LED_US
+                    + serial_stall_us(r[6], baud) + (flash_write_us(save_bytes) if save_bytes else 0))
+
+        quiet = [r for r in records if r[6] == 0 and r[7] == 0 and r[8] == 0]
+        qt = sorted(chip_us(r) for r in quiet)
+        stages = [scan] + [sum(r[i] for r in quiet) * k / max(1, len(quiet)) for i in range(1, 5)]
+        play = [r for i, r in enumerate(records) if i != setup_tick]
+        ev = [r for r in play if r[7] > 0]
+        sv = [r for r in play if r[8] > 0]
+        worst_ev = max(ev, key=chip_us) if ev else None
+        worst_sv = max(sv, key=chip_us) if sv else None
+        out[name] = {
+            "ratio": k, "stages": stages, "quiet_mean": sum(qt) / max(1, len(qt)),
+            "quiet_p99": qt[int(0.99 * (len(qt) - 1))] if qt else 0, "quiet_max": qt[-1] if qt else 0,
+            "event_max": chip_us(worst_ev) if worst_ev else 0, "event_rec": worst_ev,
+            "save_max": chip_us(worst_sv) if worst_sv else 0, "save_rec": worst_sv,
+            "setup": chip_us(records[setup_tick]) if 0 <= setup_tick < len(records) else 0,
+            "n_quiet": len(quiet), "n_event": len(ev), "n_save": len(sv),
+        }
+    return out
+
+
+def merge_min(runs):
+    """Per tick, the least of several runs' times (the game is the same each
+    run: the machine's other load only ever adds time)."""
+    out = []
+    for recs in zip(*runs):
+        first = recs[0]
+        out.append(tuple(min(r[i] for r in recs) for i in range(5)) + tuple(first[5:9]) +
+                   tuple(min(r[i] for r in recs) for i in range(9, len(first))))
+    return out

@@ -1,0 +1,261 @@
+"""The firmware's heap at 32 bits: a whole simulated game on the MicroPython
+WebAssembly port (npm `@micropython/micropython-webassembly-pyscript`,
+installed by `make setup` into tools/mp32), whose objects have an ESP32's
+sizes (4-byte pointers and words, 16-byte GC blocks).
+
+Why this method: that port grows its heap instead of failing, and collects
+garbage only when control is back in JavaScript (its gc.collect() only asks
+for one). So the game runs one loop tick per call from JavaScript
+(tools/mp32/run.mjs): at the start of each tick the heap holds exactly what
+is live (a precise collection, no stack to scan), at its end that plus all
+the tick allocated. The largest of the latter is what a chip's heap must
+hold if it never collects inside a tick (an upper bound: a chip collects
+when an allocation fails, so it can do with less, never with less than the
+most live). The heap's growth is thus no error in the figures. The largest
+block allocated comes from micropython.mem_info() after every tick.
+
+Differences from an ESP32, all small and said in the report: Python frames
+live on this port's separate "pystack" (on an ESP32 a call whose state is
+larger than 11 words takes a short-lived heap block); floats are doubles (one
+16-byte block, as a single-precision float on an ESP32).
+
+    run(board, res, header, phone=False, rom=False) -> dict of figures
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+
+from host_tools import fwpath, mpybuild, mpscripts
+from host_tools.errors import UserError
+
+TOOLS_DIR = os.path.join(fwpath.REPO_DIR, "tools", "mp32")
+RUNNER = os.path.join(TOOLS_DIR, "run.mjs")
+PACKAGE = os.path.join(TOOLS_DIR, "node_modules", "@micropython", "micropython-webassembly-pyscript")
+
+# what app.main imports on a board (app pulls in the rest), the official
+# mode (imported when its game starts), and what the phone page adds
+MODULES = ("app", "hw", "hw.mux", "hw.strip", "hw.stdio", "referee.modes.official", "maint", "version")
+PHONE_MODULES = ("link.httpd", "link.webapp", "link.pageboard")
+TAIL_TICKS = 50          # after the last frame: the end request, and time to send its answers
+
+
+def available():
+    """None when the 32-bit port is installed, else why not (one line)."""
+    if shutil.which("node") is None:
+        return "node is not installed (the 32-bit heap check runs MicroPython's WebAssembly port under node)"
+    if not os.path.isdir(PACKAGE):
+        return "the 32-bit MicroPython is not installed in tools/mp32: run `make setup`"
+    return None
+
+
+def version():
+    with open(os.path.join(PACKAGE, "package.json")) as f:
+        return json.load(f)["version"]
+
+
+def _host_stream(res, header, period):
+    """The host's bytes as (due tick, bytes): cfg at once, each control at
+    its time, `end` after the last frame (as the bench on the virtual board)."""
+    fwpath.ensure()
+    from link import codec
+    t0 = res.frames[0][0]
+    out = [(0, codec.encode(1, "cfg", header))]
+    seq = 1
+    for c in res.controls:
+        body = dict(c)
+        body.pop("t", None)
+        seq += 1
+        out.append(((c["t"] - t0) // period + 1, codec.encode(seq, "ctl", body)))
+    seq += 1
+    out.append((len(res.frames) + TAIL_TICKS // 2, codec.encode(seq, "end", {})))
+    return out, seq
+
+
+def _romfs(src, dest):
+    """A ROMFS image of the compiled tree (what `mpremote romfs build` makes)."""
+    import contextlib
+    import io
+    from mpremote import romfs
+    code = dest + ".d"
+    shutil.copytree(src, code, ignore=shutil.ignore_patterns("web"))
+    with contextlib.redirect_stdout(io.StringIO()):
+        data = romfs.make_romfs(code, mpy_cross=False)
+    shutil.rmtree(code)
+    with open(dest, "wb") as f:
+        f.write(data)
+
+
+def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout=900, unix=None, stack=False):
+    """Play the game on the 32-bit port. rom: the code in a ROMFS image
+    (run in place, as the DevKitC path's ROMFS or frozen image) instead of
+    .mpy files loaded into the heap. unix: the path of the unix port's
+    micropython binary to run the same game under instead (for stage
+    timings: the WebAssembly port's clock has only millisecond steps; its
+    heap figures are x86-64's, not reported). stack: on the port's settrace
+    build, the deepest Python call and the C and Python stacks' use there
+    (its heap figures then hold the tracer's garbage: not for the heap). Returns {"base", "code", "live", "peak",
+    "maxblk", "worst_tick", "ticks", "out": decoded frames, ...}; raises
+    UserError when the game did not run to its end."""
+    why = available() if unix is None else None
+    if why:
+        raise UserError(why)
+    if unix is not None and rom:
+        raise ValueError("ROMFS runs only on the WebAssembly port")
+    period = 1000 // board["rate_hz"]
+    tmp = tempfile.mkdtemp(prefix="bakumat-heap32-")
+    try:
+        fw = os.path.join(tmp, "fw")
+        mpybuild.build(fw)
+        if rom:
+            _romfs(fw, os.path.join(tmp, "rom.img"))
+            for name in os.listdir(fw):
+                if name not in ("web",):
+                    p = os.path.join(fw, name)
+                    shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
+        with open(os.path.join(tmp, "board.json"), "w") as f:
+            json.dump(board, f, sort_keys=True, separators=(",", ":"))
+        with open(os.path.join(tmp, "frames.bin"), "wb") as f:
+            for _, counts in res.frames:
+                f.write(struct.pack("<%dH" % len(counts), *counts))
+        stream, last_seq = _host_stream(res, header, period)
+        with open(os.path.join(tmp, "host.bin"), "wb") as f:
+            for due, data in stream:
+                f.write(struct.pack("<II", due, len(data)) + data)
+        shutil.copyfile(mpscripts.path("pystone.py"), os.path.join(tmp, "pystone.py"))
+        ticks = len(res.frames) + TAIL_TICKS
+        mods = list(MODULES) + (list(PHONE_MODULES) if phone else [])
+        wasm = unix is None
+        with open(os.path.join(tmp, "params.json"), "w") as f:
+            json.dump({"ticks": ticks, "phone": phone, "modules": mods, "wasm": wasm, "stack": stack,
+                       "path": ("/rom" if rom else "/bench/fw") if wasm else fw}, f)
+        if wasm:
+            cmd = ["node", RUNNER, "--heapsize", str(heapsize), "--dir", tmp,
+                   "--script", mpscripts.path("heap32.py"), "--out", "out.bin", "--out", "ticks.bin"]
+            if rom:
+                cmd += ["--romfs", os.path.join(tmp, "rom.img")]
+            if stack:
+                cmd += ["--variant", "settrace"]
+        else:
+            cmd = [unix, mpscripts.path("heap32.py")]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=TOOLS_DIR if wasm else tmp)
+        fig = {}
+        for line in r.stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[0] in ("HEAP32", "MP32") and parts[2].lstrip("-").isdigit():
+                fig[parts[1]] = int(parts[2])
+        if r.returncode != 0 or "peak" not in fig:
+            tail = [x for x in (r.stdout + r.stderr).splitlines() if x.strip()][-3:]
+            raise UserError("the 32-bit run failed: %s" % (" | ".join(tail) or "no output"))
+        fig["out"] = _decode(os.path.join(tmp, "out.bin"))
+        fig["tick_records"] = _ticks(os.path.join(tmp, "ticks.bin"))
+        _check(fig["out"], last_seq)
+        fig["rom_bytes"] = os.path.getsize(os.path.join(tmp, "rom.img")) if rom else 0
+        return fig
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _ticks(path):
+    """[(scan, sense, link, show, tx us, strip writes, tx bytes, events, saves,
+    save us, save bytes)] per tick."""
+    with open(path, "rb") as f:
+        data = f.read()
+    n = len(data) // 44
+    return [struct.unpack_from("<11i", data, 44 * i) for i in range(n)]
+
+
+def _decode(path):
+    fwpath.ensure()
+    from link.codec import Decoder
+    frames = []
+    dec = Decoder(lambda seq, typ, body: frames.append((seq, typ, body)), None, max_len=1 << 16)
+    with open(path, "rb") as f:
+        dec.feed(f.read())
+    return frames
+
+
+def _check(frames, end_seq):
+    """The game ran as on the virtual board: cfg accepted, no failure logged,
+    the end request answered and the game's end sent."""
+    logs = [b.get("msg") for _, typ, b in frames if typ == "log"]
+    if logs:
+        raise UserError("the 32-bit run logged: %s" % "; ".join(str(x) for x in logs[:2]))
+    acks = dict((seq, b) for seq, typ, b in frames if typ in ("ack", "err"))
+    if acks.get(1, {}).get("ok") is not True:
+        raise UserError("the 32-bit run: the game was refused: %s" % (acks.get(1),))
+    if acks.get(end_seq, {}).get("ok") is not True:
+        raise UserError("the 32-bit run: no answer to the end request")
+    if not any(typ == "game" and b.get("ev") == "end" for _, typ, b in frames):
+        raise UserError("the 32-bit run: the game did not reach its end")
+
+
+# ------------------------------------------------------------- figures
+
+KB = 1024
+PSRAM_N8R8 = 8 * 1024 * KB
+# The targets of issue #17, as (name, rom, phone, figure, limit, why).
+TARGETS = (
+    ("reference board (S3 N8R8, .mpy as deploy installs it)", False, True, "whole", PSRAM_N8R8 // 2,
+     "the game's heap, setup included, in at most half the N8R8's 8 MB PSRAM, where the "
+     "ESP32_GENERIC_S3-SPIRAM_OCT image keeps its GC heap (internal RAM stays with ESP-IDF and Wi-Fi)"),
+    ("ESP32-DevKitC (ROMFS or frozen code)", True, True, "whole", 72 * KB,
+     "the whole game with the phone page in at most 72 KB of GC heap, leaving 40 KB of a WROOM-32's "
+     "~112 KB for ESP-IDF and Wi-Fi"),
+)
+
+# What `bakumat deploy` asks of a board's heap before copying, by code kind:
+# the 32-bit peak during play without the phone page (the least any board
+# needs to run a game; the page adds about 25-35 KB, and Wi-Fi its own
+# memory outside the GC heap), rounded up. tests/host/test_heap32.py checks
+# these against a fresh measurement: never below it, never stale.
+NEED = {"mpy": 160 * KB, "rom": 98 * KB}
+PHONE_EXTRA = 40 * KB      # said in deploy's refusal: what the phone page adds at most
+
+
+def figure(fig, what):
+    """'live': most live between ticks; 'play': peak during play; 'whole':
+    the larger of that and the setup tick's bound."""
+    if what == "whole":
+        return max(fig["peak"], fig["setup"])
+    return fig[what]
+
+
+def report(runs, out):
+    """runs: {(rom, phone): figures}. Writes the table and the targets."""
+    out.write("  %-42s %7s %7s %7s %9s %9s %8s\n"
+              % ("code kind", "code", "data", "live", "peak play", "setup tk", "largest"))
+    for (rom, phone), f in sorted(runs.items()):
+        label = ("ROMFS image (DevKitC path)" if rom else ".mpy in the heap (deploy)") + \
+            (" + phone page" if phone else "")
+        out.write("  %-42s %7.1f %7.1f %7.1f %9.1f %9.1f %8.1f\n"
+                  % (label, f["code"] / 1024.0, (f["live"] - f["code"]) / 1024.0, f["live"] / 1024.0,
+                     f["peak"] / 1024.0, f["setup"] / 1024.0, f["maxblk"] / 1024.0))
+    out.write("  (KB. code: the imported modules; data: the game's live data at its largest; live: both; peak "
+              "play: live plus all one tick allocated, the worst tick after setup; setup tk: the same for the "
+              "tick that set the game up, whose float garbage the app collects itself on a chip but this port "
+              "only after the tick: an upper bound; largest: the largest single block the heap held)\n")
+    f = runs.get((False, True))
+    if f is not None and f.get("gc_us") is not None and f.get("pystones"):
+        from host_tools import chiptime
+        name, ps, _ = chiptime.CHIPS[0]
+        out.write("  GC pause: one full collection of the heap the game left (%.0f KB, %.0f KB live at most) took "
+                  "%.2f ms here, %.1f ms on the %s by the pystone ratio (%d/s here) from internal RAM; a heap "
+                  "in PSRAM is slower (micropython #8428: about 100 ms). The game allocated %.0f KB in all "
+                  "(a configured game on an empty mat: nothing, below); app.main's gc.threshold collects after a quarter of the free heap is "
+                  "allocated (about %.0f KB in the N8R8's PSRAM): about %.1f such pauses in a game like this one, "
+                  "besides the app's own collection when it sets a game up\n"
+                  % (f["total"] / 1024.0, f["live"] / 1024.0, f["gc_us"] / 1000.0,
+                     f["gc_us"] * f["pystones"] / float(ps) / 1000.0, name, f["pystones"],
+                     f.get("alloc_total", 0) / 1024.0, PSRAM_N8R8 / 4 / 1024.0,
+                     f.get("alloc_total", 0) / (PSRAM_N8R8 / 4.0)))
+    for name, rom, phone, what, limit, why in TARGETS:
+        f = runs.get((rom, phone))
+        if f is None:
+            continue
+        v = figure(f, what)
+        out.write("  target %s: %.1f KB of %.1f KB: %s (%s; the most live %.1f KB)\n"
+                  % (name, v / 1024.0, limit / 1024.0, "met" if v <= limit else "NOT MET", why,
+                     f["live"] / 1024.0))

@@ -1,0 +1,51 @@
+"""The projection of measured stage times onto the chips (host_tools/chiptime.py)."""
+from host_tools import chiptime
+
+
+def _rec(sense=100, link=10, show=10, tx=0, writes=0, nbytes=0, events=0, saves=0):
+    return (999, sense, link, show, tx, writes, nbytes, events, saves)
+
+
+def test_times_scale_by_the_pystone_ratio_and_hardware_costs_are_added():
+    host = 100000
+    recs = [_rec()] * 10 + [_rec(sense=1000, writes=1, nbytes=300, events=1, saves=1)]
+    p = chiptime.project(recs, host, scan_loop_us=20, n_reads=96, n_leds=68)
+    name, ps, _ = chiptime.CHIPS[1]
+    k = host / float(ps)
+    q = p[name]
+    scan = 20 * k + 96 * chiptime.ADC_US
+    # the scan measured in the game (999) is replaced by the modelled one
+    assert abs(q["stages"][0] - scan) < 1e-6
+    assert abs(q["quiet_mean"] - (scan + 120 * k)) < 1e-6
+    assert q["n_quiet"] == 10 and q["n_event"] == 1
+    want = scan + 1020 * k + 68 * chiptime.LED_US + (300 - chiptime.FIFO) * 10e6 / 115200
+    assert abs(q["event_max"] - want) < 1e-6
+    # a slower chip takes longer
+    assert p[chiptime.CHIPS[2][0]]["quiet_mean"] > q["quiet_mean"] > p[chiptime.CHIPS[0][0]]["quiet_mean"]
+
+
+def test_the_setup_tick_is_reported_apart():
+    recs = [_rec(), _rec(sense=50000, saves=1), _rec(saves=1)]
+    p = chiptime.project(recs, 100000, 20, 96, 68, setup_tick=1)
+    q = p[chiptime.CHIPS[0][0]]
+    assert q["setup"] > q["save_max"]
+    assert q["n_save"] == 1
+
+
+def test_merge_takes_the_least_time_per_tick():
+    a = [_rec(sense=100), _rec(sense=50)]
+    b = [_rec(sense=80), _rec(sense=70)]
+    m = chiptime.merge_min([a, b])
+    assert [r[1] for r in m] == [80, 50]
+
+
+def test_a_save_costs_flash_time_not_the_hosts_file_system():
+    # a tick whose 3,000 us were the host writing 3,000 bytes: flash instead
+    save = (999, 3100, 10, 10, 0, 0, 0, 1, 1, 3000, 3000)
+    p = chiptime.project([_rec()] * 3 + [save], 100000, 20, 96, 68)
+    name, ps, _ = chiptime.CHIPS[0]
+    k = 100000 / float(ps)
+    scan = 20 * k + 96 * chiptime.ADC_US
+    want = scan + (3100 + 20 - 3000) * k + 12 * chiptime.PAGE_US + chiptime.ERASE_US
+    assert abs(p[name]["save_max"] - want) < 1e-6
+    assert chiptime.flash_write_us(4097) == 17 * chiptime.PAGE_US + 2 * chiptime.ERASE_US

@@ -361,7 +361,7 @@ class App:
                 gc.threshold(th)
         sigs = self.store.load_signatures()
         if sigs:
-            match.pipeline.sigs.update(sigs)
+            match.taught(sigs)
         cal = self.store.load_calibration()
         if cal and "zero" in cal and len(cal["zero"]) == self.b.scanner.n:
             match.pipeline._start(cal["zero"])
@@ -717,6 +717,8 @@ class App:
                 if b is not None:
                     r["frames"] = b[0]
                     r["base"] = b[1]
+                # ... and the Bakugan it knows by their magnet (lessons taught before)
+                r["sigs"] = self.match.pipeline.signatures()
             link.reply(seq, "ack", r)
         elif typ == "cal":
             self._calibrate(seq)

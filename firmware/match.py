@@ -68,6 +68,12 @@ class Match:
     def frame(self, frame, t):
         self.pipeline.feed(frame, t)
 
+    def taught(self, sigs):
+        """Lessons learnt before ({bakugan: signature}, as the pipeline's
+        signatures() gives them): the board's stored ones, or a recording's
+        (raw-log-v1 `signatures`)."""
+        self.pipeline.sigs.update(sigs)
+
     def control(self, ev):
         """Apply a control event; returns the referee's verdict (True if
         accepted), True for an accepted register, False for a bad one."""

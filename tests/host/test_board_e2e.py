@@ -337,7 +337,7 @@ def test_record_a_scripted_game_and_replay_it(vb, tmp_path):
     raw = tmp_path / "game.raw.ndjson"
     live = tmp_path / "live.ndjson"
     rec = spawn("record", str(raw), "--port", vb.url, "--game", str(game), "--play", str(play),
-                "--events", str(live), "--until-end", "--seconds", "60")
+                "--live", str(live), "--until-end", "--seconds", "60")
     # the recording has started when raw frames flow; the scripted mat starts
     # `lead` ms after that, as the control script does
     wait_until(lambda: b" frame " in vb.console, 20, "raw frames")

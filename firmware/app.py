@@ -658,6 +658,8 @@ class App:
                                         "mpy": _mpy_version()})
         elif typ == "health":
             link.reply(seq, "health", self.health())
+        elif typ == "wifi":
+            link.reply(seq, "ack", self._wifi())
         elif typ == "state":
             now = self.clock.ticks_ms()
             link.reply(seq, "state", {"configured": self.game is not None, "events": self.events, "now": now,
@@ -834,6 +836,24 @@ class App:
             self.fb._last[0] ^= 1     # force the next redraw to be written
             return self.link.reply(seq, "ack", {"ok": True})
         self._selftest[2] = step + 1
+
+    def _wifi(self):
+        """The Wi-Fi setting (wifi.json, docs/formats/wifi-v1.md) as read now,
+        the password never sent: its length only. Read-only, no restart."""
+        try:
+            with open(self.store.path("wifi.json")) as f:
+                text = f.read()
+        except OSError:
+            return {"ok": True, "present": False}
+        try:
+            cfg = json.loads(text)
+        except ValueError:
+            return {"ok": True, "present": True, "valid": False}
+        if type(cfg) is not dict:
+            return {"ok": True, "present": True, "valid": False}
+        key = cfg.get("key") or ""
+        return {"ok": True, "present": True, "valid": True, "version": cfg.get("version"), "mode": cfg.get("mode"),
+                "ssid": cfg.get("ssid"), "key_len": len(key) if type(key) is str else 0}
 
     def health(self):
         return {"uptime_ms": self.clock.ticks_diff(self.clock.ticks_ms(), self.boot_ms),

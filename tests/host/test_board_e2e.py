@@ -170,6 +170,21 @@ def test_deploy_onto_the_virtual_board_and_run_from_there(vb, tmp_path):
     assert "up to date" in r.stderr and "app 9.9.9-e2e is up" in r.stderr
 
 
+def test_deploy_checks_its_arguments_first_and_asks_the_app_which_board(vb, tmp_path):
+    # bad arguments: refused before the board is touched (no maintenance mode, no reset)
+    r = bakumat("deploy", "--port", vb.url, "--mode", "nosuch")
+    assert r.returncode == 2 and "unknown game mode 'nosuch'" in r.stderr, r.stderr
+    r = bakumat("deploy", "--port", vb.url, "--board", "nosuch")
+    assert r.returncode == 2 and "nosuch" in r.stderr, r.stderr
+    assert vb.resets == []
+    # no --board and no earlier deploy: the running app names its board, as `diag info` shows it
+    snap = tmp_path / "fw"
+    shutil.copytree(fwpath.FIRMWARE_DIR, snap, ignore=shutil.ignore_patterns("__pycache__"))
+    r = bakumat("deploy", "--port", vb.url, "--firmware", str(snap), timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "the app says this is board %s" % BOARD in r.stderr and "is up" in r.stderr
+
+
 # ------------------------------------------------------------------ diag
 
 def test_diag_info(vb):

@@ -325,6 +325,34 @@ def test_monitor_a_scripted_game(vb, tmp_path):
     assert [(b["zone"], b["bakugan"]) for b in lands] == [(5, "drago"), (5, "tigrerra")]
 
 
+def test_monitor_shares_the_link_watch_and_act_at_once(vb):
+    mon = spawn("monitor", "--port", vb.url, "--json", "--share", "0", "--seconds", "120")
+    try:
+        note = mon.stderr.readline()
+        assert "other commands act through this monitor with --port socket://127.0.0.1:" in note, note
+        url = note.split("--port ", 1)[1].strip()
+        lines = []
+        threading.Thread(target=lambda: lines.extend(mon.stdout), daemon=True).start()
+        # other commands act through the monitor, which keeps the board's port
+        r = bakumat("game", "new", "--port", url, "--target", "1")
+        assert r.returncode == 0, r.stderr
+        r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6}', "--port", url)
+        assert r.returncode == 0, r.stderr
+        r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "nope", "zone": 3}', "--port", url)
+        assert r.returncode == 1 and "rejected" in r.stderr
+        r = bakumat("game", "status", "--port", url)
+        assert r.returncode == 0 and "gate dan-gold" in r.stdout, r.stderr
+        r = bakumat("diag", "info", "--port", url)
+        assert r.returncode == 0 and "esp32_devkitc" in r.stdout, r.stderr
+        # ...and the monitor saw what they did
+        wait_until(lambda: any('"placed"' in x for x in lines), 20, "the monitor seeing the gate")
+        assert mon.poll() is None
+    finally:
+        mon.send_signal(2)
+        mon.wait(30)
+    assert mon.returncode == 0
+
+
 def test_monitor_text_draws_the_mat(vb):
     send(vb, 50001, "cfg", game_header())
     send(vb, 50002, "ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})

@@ -161,20 +161,27 @@ def show(bl, as_json):
 
 
 def run(args):
+    # the arguments first: a bad deck or event is named before the board is touched
+    header = ev = None
+    if args.action == "new":
+        header = build_header(args)
+    elif args.action == "load":
+        header = header_from_file(args.file)
+    elif args.action == "input":
+        try:
+            ev = json.loads(args.event)
+        except ValueError as e:
+            raise UserError("the event is not valid JSON: %s" % e)
+        if type(ev) is not dict or "ev" not in ev:
+            raise UserError('an event is a JSON object with "ev", e.g. {"ev": "resolve"}')
+    if header is not None:
+        cfg_body(check_header(header))
     with boardlink.connect(args.port) as bl:
-        if args.action == "new":
-            send_header(bl, build_header(args))
-        elif args.action == "load":
-            send_header(bl, header_from_file(args.file))
+        if header is not None:
+            send_header(bl, header)
         elif args.action == "status":
             show(bl, args.json)
         elif args.action == "input":
-            try:
-                ev = json.loads(args.event)
-            except ValueError as e:
-                raise UserError("the event is not valid JSON: %s" % e)
-            if type(ev) is not dict or "ev" not in ev:
-                raise UserError('an event is a JSON object with "ev", e.g. {"ev": "resolve"}')
             _, body = bl.request("ctl", ev)
             for _, typ, b in bl.link.take("game"):
                 print(termmat.describe(typ, b))

@@ -276,6 +276,12 @@ def test_game_new_refuses_a_bad_deck(vb, tmp_path):
     r = bakumat("game", "new", "--port", vb.url, "--deck", str(deck), "--deck", str(deck))
     assert r.returncode == 2
     assert "bad game" in r.stderr and "fire" in r.stderr
+    # checked before any board is touched: the same with nothing at the port
+    nobody = "socket://127.0.0.1:9"
+    r = bakumat("game", "new", "--port", nobody, "--deck", str(deck), "--deck", str(deck))
+    assert r.returncode == 2 and "bad game" in r.stderr, r.stderr
+    r = bakumat("game", "input", "{ev: resolve}", "--port", nobody)
+    assert r.returncode == 2 and "the event is not valid JSON" in r.stderr, r.stderr
 
 
 def test_calibrate_checks_the_mat_is_empty(vb):

@@ -667,7 +667,9 @@ class App:
                                       "view": self.game.view() if self.game is not None else None,
                                       "asking": self.table.asking_json() if self.table is not None and
                                       self.game is not None else None,
-                                      "taught": self._taught() if self.game is not None else None})
+                                      "taught": self._taught() if self.game is not None else None,
+                                      "names": [p["name"] for p in self.header["players"]]
+                                      if self.game is not None else None})
         elif typ == "cfg":
             if type(body) is not dict:
                 return link.reply(seq, "err", {"code": "bad", "msg": "cfg: the body must be an event-log header object"})

@@ -8,7 +8,7 @@ board runs.
   land {t, zone, bakugan}, leave {t, zone, bakugan}, fault {t, ch, kind};
 - "json": the referee's output events, one NDJSON line each, exactly like an
   event-log replay (referee.events.encode_json);
-- "transcript": the readable transcript (referee.events.encode_text);
+- "transcript": the readable transcript (host_tools/words.py);
 - "why": each decision with how long the pipeline waited for it and why,
   and the still fields it never decided (host_tools/rawwhy.py).
 
@@ -60,8 +60,12 @@ def replay_raw(path, mode, out=None, use_context=True, zone=None):
             write(events.encode_json(o) + "\n")
         sensed = None
     elif mode == "transcript":
+        import json
+        from host_tools.words import Words
+        words = Words(header)
+
         def ref_sink(o):
-            write(events.encode_text(o, box[0]) + "\n")
+            write(words.line(json.loads(events.encode_json(o))) + "\n")
         sensed = None
     elif mode == "why":
         ref_sink = None

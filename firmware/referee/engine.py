@@ -195,6 +195,7 @@ class Engine:
                 self.resolve_battle(t)
             elif self.choice is not None:
                 self._take(self.choice[0], self.choice[1], "take", t)
+        self.phase = OVER       # ended: the view says so, further input is refused
         self.emit("end", t, (("captured", [list(c) for c in self.captured]), ("winner", self.winner)))
         self._flush()
 

@@ -150,9 +150,10 @@ def show(bl, as_json):
         print(json.dumps(st, sort_keys=True))
         return
     view = st.get("view")
+    names = st.get("names")
     if bl.board is not None and view:
-        print(termmat.draw(bl.board, view))
-    print(termmat.status_line(view))
+        print(termmat.draw(bl.board, view, names=names))
+    print(termmat.status_line(view, names))
     if view:
         print("%d input events accepted" % (st.get("events") or 0))
         taught = st.get("taught")
@@ -181,15 +182,15 @@ def run(args):
             send_header(bl, header)
         elif args.action == "status":
             show(bl, args.json)
-        elif args.action == "input":
-            _, body = bl.request("ctl", ev)
+        elif args.action in ("input", "end"):
+            from host_tools.words import Words
+            words = Words(names=bl.state().get("names"))
+            _, body = bl.request("ctl", ev) if args.action == "input" else bl.request("end", {})
             for _, typ, b in bl.link.take("game"):
-                print(termmat.describe(typ, b))
+                if typ == "game" and b.get("ev") == "reject" and not body.get("ok", True):
+                    continue        # said once, below
+                print(termmat.describe(typ, b, words))
             if not body.get("ok", True):
-                print("rejected: %s" % body.get("why"), file=sys.stderr)
+                print("not allowed: %s" % body.get("why"), file=sys.stderr)
                 return 1
-        elif args.action == "end":
-            bl.request("end", {})
-            for _, typ, b in bl.link.take("game"):
-                print(termmat.describe(typ, b))
     return 0

@@ -39,7 +39,8 @@ def add_arguments(p):
 
 
 class Screen:
-    def __init__(self, out, board, tty, draw_mat):
+    def __init__(self, out, board, tty, draw_mat, names=None):
+        self.names = names
         self.out = out
         self.board = board
         self.tty = tty
@@ -59,13 +60,13 @@ class Screen:
             if header:
                 self.out.write(header + "\n")
             if self.draw_mat:
-                self.out.write(termmat.draw(self.board, view) + "\n")
-            self.out.write(termmat.status_line(view) + "\n\n")
+                self.out.write(termmat.draw(self.board, view, names=self.names) + "\n")
+            self.out.write(termmat.status_line(view, self.names) + "\n\n")
             self.out.write("\n".join(self.lines) + "\n")
         else:
             if self.draw_mat:
-                self.out.write(termmat.draw(self.board, view) + "\n")
-            self.out.write(termmat.status_line(view) + "\n")
+                self.out.write(termmat.draw(self.board, view, names=self.names) + "\n")
+            self.out.write(termmat.status_line(view, self.names) + "\n")
         self.out.flush()
 
 
@@ -91,7 +92,9 @@ def run(args):
         if args.json:
             out.write(json.dumps({"type": "state", "seq": None, "body": st}, sort_keys=True) + "\n")
             out.flush()
-        screen = Screen(out, bl.board, out.isatty(), not args.no_mat)
+        from host_tools.words import Words
+        words = Words(names=st.get("names"))
+        screen = Screen(out, bl.board, out.isatty(), not args.no_mat, st.get("names"))
         if not args.json:
             if not screen.tty:
                 out.write(head + "\n")
@@ -114,7 +117,10 @@ def run(args):
                     if args.json:
                         out.write(json.dumps({"type": typ, "seq": seq, "body": body}, sort_keys=True) + "\n")
                     else:
-                        screen.event(termmat.describe(typ, body))
+                        if typ == "game" and not words.names:
+                            # a game started meanwhile: its players' names
+                            words.names = screen.names = bl.state().get("names") or []
+                        screen.event(termmat.describe(typ, body, words))
                     if typ in ("game", "hello"):
                         changed = True
                     if typ == "game" and type(body) is dict and body.get("ev") == "end" and args.until_end:

@@ -57,10 +57,11 @@ class Remote:
         self.seq += 1
         d = dict(body)
         if self._game is not None and "ev" in d:
+            from host_tools.words import Words
+            if getattr(self, "_words", None) is None or self._words.header is not self.header:
+                self._words = Words(self.header)
             try:
-                from referee import events
-                pairs = tuple((k, v) for k, v in d.items() if k not in ("ev", "t"))
-                d["text"] = events.encode_text((d["ev"], d.get("t", 0), pairs), self._game)
+                d["text"] = self._words.line(d)
             except (KeyError, TypeError, ValueError, IndexError):
                 pass
         self.events.append([self.seq, d])

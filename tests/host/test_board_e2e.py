@@ -248,18 +248,23 @@ def test_game_new_input_status_end(vb):
     assert "not taught yet: drago, " in r.stdout and "bakumat register" in r.stdout
     r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6}', "--port", vb.url)
     assert r.returncode == 0, r.stderr
-    assert "P0 places gate dan-gold on zone 6" in r.stdout
+    assert "Dan places gate dan-gold on zone 6" in r.stdout
     r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "nope", "zone": 3}', "--port", vb.url)
-    assert r.returncode == 1 and "rejected" in r.stderr
+    # refused: said once, in words
+    assert r.returncode == 1 and "not allowed" in r.stderr and "nope" not in r.stdout
+    assert (r.stdout + r.stderr).count("not allowed") == 1
     r = bakumat("game", "status", "--port", vb.url)
     assert r.returncode == 0, r.stderr
-    assert "gate dan-gold" in r.stdout and "owner P0" in r.stdout and "mode official" in r.stdout
+    assert "gate dan-gold" in r.stdout and "owner Dan" in r.stdout and "mode official" in r.stdout
+    assert "captured Dan 0, Runo 0" in r.stdout and "P0" not in r.stdout and "player 0" not in r.stdout
     assert "taught: none" in r.stdout
     r = bakumat("game", "status", "--port", vb.url, "--json")
     view = json.loads(r.stdout)["view"]
     assert view["zones"]["6"]["gate"] == "dan-gold"
     r = bakumat("game", "end", "--port", vb.url)
-    assert r.returncode == 0 and "game over" in r.stdout
+    assert r.returncode == 0 and "game over: no winner (0-0)" in r.stdout, r.stdout
+    r = bakumat("game", "status", "--port", vb.url)
+    assert "game over" in r.stdout and "no winner" in r.stdout, r.stdout
     # load: the game of a log file (here the bundled Big Game sample)
     sample = os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "big.ndjson")
     r = bakumat("game", "load", sample, "--port", vb.url)
@@ -345,7 +350,7 @@ def test_monitor_shares_the_link_watch_and_act_at_once(vb):
         r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6}', "--port", url)
         assert r.returncode == 0, r.stderr
         r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "nope", "zone": 3}', "--port", url)
-        assert r.returncode == 1 and "rejected" in r.stderr
+        assert r.returncode == 1 and "not allowed" in r.stderr
         r = bakumat("game", "status", "--port", url)
         assert r.returncode == 0 and "gate dan-gold" in r.stdout, r.stderr
         r = bakumat("diag", "info", "--port", url)

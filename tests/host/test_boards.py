@@ -161,3 +161,14 @@ def test_bad_wiring(tmp_boards):
     b = boards.load("b1")
     assert b["name"] == "b1" and b["mat"] == "reference" and b["wiring"]["adc_pins"] == list(range(6))
     assert boards.names() == ["b1", "reference"]
+
+
+def test_board_show_draws_zone_0_top_left_as_every_view_does():
+    from host_tools.commands.board import draw
+    text = draw(boards.load("esp32_devkitc"))
+    lines = text.splitlines()
+    row = {z: next(i for i, ln in enumerate(lines) if "Z%d " % z in ln + " ") for z in (0, 3, 12)}
+    assert row[0] == row[3] < row[12]                   # zone 0's row at the top
+    assert lines[row[0]].index("Z0") < lines[row[0]].index("Z3")
+    assert lines[0].strip() == "player 0 side" and lines[-1].strip() == "player 1 side"
+    assert "++" not in text                             # zones 6 mm apart never touch

@@ -4,6 +4,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.demo
 
 .PHONY: demo test setup bench clean browser
 
@@ -15,11 +16,19 @@ $(STAMP): pyproject.toml boards/*/board.json
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	$(BIN)/python typecheck/run.py --install
-	touch $(STAMP)
+	touch $(STAMP) $(DEMO_STAMP)
+
+# the demo needs the project and its runtime dependencies only (no test
+# tools, no type stubs)
+$(DEMO_STAMP): pyproject.toml boards/*/board.json
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(DEMO_STAMP)
 
 setup: $(STAMP)
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/bakumat demo
 
 browser:

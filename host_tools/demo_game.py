@@ -359,12 +359,10 @@ def make_header(mode, rng):
         return gamegen.random_header(rng)
     from host_tools import gamegen_official
     if mode not in DEMO_MODES:
-        fwpath.ensure()
-        import referee
-        if mode in referee.MODES:
-            raise UserError("the demo simulates %s games; mode %r is refereed but not simulated yet "
-                            "(replay one of its logs with bakumat view)" % (", ".join(DEMO_MODES), mode))
-        raise UserError("unknown mode %r (the demo plays: %s)" % (mode, ", ".join(DEMO_MODES)))
+        from host_tools import modes
+        modes.check(mode)
+        raise UserError("the live demo simulates %s games; mode %r is refereed but not simulated yet: play its "
+                        "sample game with `bakumat demo --sample --mode %s`" % (", ".join(DEMO_MODES), mode, mode))
     return gamegen_official.random_header(rng, mode)
 
 

@@ -45,6 +45,9 @@ def make_header(board, game):
         for k in ("mode", "first", "target", "players"):
             if k in game:
                 h[k] = game[k]
+        for k in game:      # a mode's own header fields (extras: season)
+            if k not in h and k not in ("bakumat", "version", "baseline", "signatures"):
+                h[k] = game[k]
         h.setdefault("mode", "official")
     return h
 

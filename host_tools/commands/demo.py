@@ -16,7 +16,9 @@ SAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 
 
 def add_arguments(p):
-    p.add_argument("--mode", default="official", help="game mode: official (default), big (the Big Game), multi (3-4 players)")
+    p.add_argument("--mode", default="official",
+                   help="game mode (`bakumat game modes` lists them): the live demo simulates official (default), "
+                        "big (the Big Game) and multi (3-4 players); --sample plays any mode's sample game")
     p.add_argument("--seed", type=int, help="seed of the simulated game (default: a random one, printed)")
     p.add_argument("--speed", type=float, default=3.0,
                    help="playback speed: 1 = real time, 3 (default), 0 = as fast as possible")
@@ -35,10 +37,14 @@ def add_arguments(p):
 
 
 def run(args):
+    from host_tools import modes
+    modes.check(args.mode)
     if args.sample:
+        # the bundled sample game of that very mode
         from host_tools.commands.replay import replay_events
         from host_tools.logfile import read_lines
-        replay_events(read_lines(SAMPLE), SAMPLE, args.json, sys.stdout)
+        path = modes.sample_path(args.mode)
+        replay_events(read_lines(path), path, args.json, sys.stdout)
         return 0
     if args.json:
         raise UserError("--json goes with --sample (the live demo prints a transcript)")

@@ -34,12 +34,9 @@ def add_arguments(p):
 
 
 def game_modes():
-    d = os.path.join(fwpath.FIRMWARE_DIR, "referee", "modes")
-    try:
-        names = sorted(f[:-3] for f in os.listdir(d) if f.endswith(".py") and not f.startswith("_"))
-    except OSError:
-        names = []
-    return names or ["official"]
+    """The one list of modes (host_tools/modes.py), as demo and game take them."""
+    from host_tools import modes
+    return modes.names()
 
 
 def expected_fw(src=None):

@@ -9,6 +9,7 @@
   input   send one control event (gate, miss, ability, resolve, choose,
           register) as JSON, e.g. '{"ev":"resolve"}'
   end     end the game now (the board resolves what is pending)
+  modes   the game modes (one list for demo, game new, record, deploy)
 
 The header is checked here with the referee's own code before it is sent,
 so a bad deck is reported with the field that is wrong."""
@@ -28,7 +29,7 @@ def add_arguments(p):
     n = sub.add_parser("new", help="start a game with decks and a mode")
     n.add_argument("--deck", action="append", default=[], metavar="FILE",
                    help="a player's deck (JSON: name, bakugan, gates, abilities); once per player, in seat order")
-    n.add_argument("--mode", default="official", help="game mode (default official)")
+    n.add_argument("--mode", default="official", help="game mode (default official; `bakumat game modes` lists them)")
     n.add_argument("--first", type=int, help="index of the player who throws first")
     n.add_argument("--target", type=int, help="gates to capture to win")
     ld = sub.add_parser("load", help="start the game described by a header, event log or raw log file")
@@ -38,8 +39,10 @@ def add_arguments(p):
     i = sub.add_parser("input", help="send one control event (JSON)")
     i.add_argument("event", help='e.g. \'{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 4}\'')
     sub.add_parser("end", help="end the game now")
-    for sp in sub.choices.values():
-        boardlink.add_port_argument(sp)
+    sub.add_parser("modes", help="list the game modes (the same list for demo, game new, record, deploy --mode)")
+    for name, sp in sub.choices.items():
+        if name != "modes":
+            boardlink.add_port_argument(sp)
 
 
 def _read_json(path, what):
@@ -58,11 +61,10 @@ def _read_json(path, what):
 
 
 def sample_header(mode):
-    path = os.path.join(SAMPLES, mode + ".ndjson")
-    if not os.path.exists(path):
-        path = os.path.join(SAMPLES, "official.ndjson")
-    h = _read_json(path, "sample")
-    return h
+    """The bundled sample game of a mode (host_tools/modes.py: one list of
+    modes for every command; UserError for an unknown one)."""
+    from host_tools import modes
+    return modes.sample(mode)
 
 
 def build_header(args):
@@ -71,12 +73,16 @@ def build_header(args):
         for d, pl in zip(args.deck, players):
             if type(pl) is not dict:
                 raise UserError("%s: a deck is one JSON object (name, bakugan, gates, abilities)" % d)
-        header = {"mode": args.mode, "players": players}
+        from host_tools import modes
+        header = {"mode": modes.referee_mode(args.mode), "players": players}
+        extra = modes.sample(args.mode)
+        for k in extra:
+            if k not in header and k not in ("bakumat", "version", "first", "target", "players"):
+                header[k] = extra[k]        # a mode's own header fields (extras: season)
     else:
         s = sample_header(args.mode)
-        header = {"mode": args.mode, "players": s["players"]}
-        if "target" in s and s.get("mode") == args.mode:
-            header["target"] = s["target"]
+        # (extras: the sample's header, the official mode with its season)
+        header = dict((k, s[k]) for k in s if k not in ("bakumat", "version", "first"))
     if args.first is not None:
         header["first"] = args.first
     if args.target is not None:
@@ -84,11 +90,15 @@ def build_header(args):
     return header
 
 
+_NOT_GAME = ("bakumat", "version", "board", "rate_hz", "channels", "max_counts", "baseline", "signatures")
+
+
 def header_from_file(path):
     h = _read_json(path, "game file")
     if type(h) is not dict:
         raise UserError("%s: line 1: expected a JSON object (a game header)" % path)
-    out = dict((k, h[k]) for k in ("mode", "first", "target", "players") if k in h)
+    # the game's fields (a mode's own ones too, e.g. extras' season), not the log's
+    out = dict((k, h[k]) for k in h if k not in _NOT_GAME)
     if "players" not in out:
         raise UserError("%s: line 1: no 'players' in the header" % path)
     out.setdefault("mode", "official")
@@ -162,6 +172,10 @@ def show(bl, as_json):
 
 
 def run(args):
+    if args.action == "modes":
+        from host_tools import modes
+        print(" ".join(modes.names()))
+        return 0
     # the arguments first: a bad deck or event is named before the board is touched
     header = ev = None
     if args.action == "new":

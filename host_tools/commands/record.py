@@ -90,10 +90,8 @@ def run(args):
     if args.game:
         header = game_cmd.header_from_file(args.game)
     else:
-        s = game_cmd.sample_header(args.mode)
-        header = {"mode": args.mode, "players": s["players"]}
-        if s.get("mode") == args.mode and "target" in s:
-            header["target"] = s["target"]
+        s = game_cmd.sample_header(args.mode)       # (one list of modes: host_tools/modes.py)
+        header = dict((k, s[k]) for k in s if k not in ("bakumat", "version", "first"))
     full = game_cmd.check_header(header)
     err = sys.stderr
     with boardlink.connect(args.port, args.board) as bl:

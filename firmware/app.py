@@ -812,7 +812,9 @@ class App:
                 self._selftest[2] = 1
             elif not self.fb.sound.busy():
                 self._selftest = None
-                self.link.reply(seq, "ack", {"ok": self.b.buzzer is not None,
+                from show import palette
+                # what was driven: the notes (Hz, ms), for the host to say
+                self.link.reply(seq, "ack", {"ok": self.b.buzzer is not None, "notes": list(palette.CUE_WIN[0]),
                                              "why": None if self.b.buzzer is not None else "no buzzer on this board"})
             return
         if strip is None:
@@ -836,7 +838,8 @@ class App:
             self._selftest = None
             self.fb._dirty = True
             self.fb._last[0] ^= 1     # force the next redraw to be written
-            return self.link.reply(seq, "ack", {"ok": True})
+            # what was driven: each LED red, green, blue alone, then all at this level
+            return self.link.reply(seq, "ack", {"ok": True, "leds": n, "writes": 3 * n + 1, "level": self.fb.cap})
         self._selftest[2] = step + 1
 
     def _wifi(self):

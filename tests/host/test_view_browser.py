@@ -272,3 +272,37 @@ def test_page_draws_the_boards_own_api(browser):
         page.close()
         srv.shutdown()
         srv.server_close()
+
+
+def test_view_live_shows_what_the_phone_page_shows(browser):
+    """`bakumat view --live` on a board: the players' names, decks and G
+    values, from the board's own header (its `header` request), as its phone
+    page shows them."""
+    from host_tools.link import open_link
+    from host_tools.vboard import VBoard
+    from host_tools.webview import livelink, server
+    with open(os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "official.ndjson")) as f:
+        header = json.loads(f.readline())
+    with VBoard(boards.load("esp32_devkitc"), lockstep=False) as vb:
+        with open_link(vb.url) as link:
+            assert link.request("cfg", header, timeout=10)[1]["ok"]
+            assert link.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6},
+                                timeout=10)[1]["ok"]
+        src, watcher = livelink.source(port=vb.url)
+        srv = server.start(src, port=0)
+        page = browser.page()
+        try:
+            with urllib.request.urlopen(srv.url + "api/state") as r:
+                st = json.loads(r.read())
+            assert [p["name"] for p in st["header"]["players"]] == ["Dan", "Runo"]
+            page.goto(srv.url)
+            page.wait_for_selector('#mat g.zone[data-gate="dan-gold"]', timeout=30000)
+            text = page.inner_text("body")
+            for word in ("Dan", "Runo", "drago", "tigrerra", "450"):
+                assert word in text, (word, text[:2000])
+            assert page.errors == [] and page.offline_requests == []
+        finally:
+            page.close()
+            srv.shutdown()
+            srv.server_close()
+            watcher.close()

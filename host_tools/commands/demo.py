@@ -3,8 +3,11 @@
 Two players throw Bakugan on the simulated mat (the magnetic simulator makes
 the sensor frames); the firmware, running in the micropython binary on the
 virtual board, decides from those frames what happened; the game shows in the terminal, and in the browser with --view.
-`--players human` lets you throw for the first player (type a zone number,
-or click the zone on the page). `--sample` replays the bundled sample game's
+`--players human` lets you play the first player's whole side: where your
+gate cards go (`gate CARD ZONE`), which Bakugan you throw where (`ZONE`,
+`BAKUGAN ZONE`, `m` for a miss), the abilities you play in your battles
+(`ability CARD`, `ok`); `help` lists what you can type at each question
+(with --view, a click on a zone answers a throw or a gate card too). `--sample` replays the bundled sample game's
 event log instead and prints its transcript.
 """
 import os
@@ -23,7 +26,7 @@ def add_arguments(p):
     p.add_argument("--speed", type=float, default=3.0,
                    help="playback speed: 1 = real time, 3 (default), 0 = as fast as possible")
     p.add_argument("--players", default="random", choices=("random", "human"),
-                   help="random: two simulated players; human: you throw for the first player")
+                   help="random: two simulated players; human: you play the first player's side (help at each question)")
     p.add_argument("--view", action="store_true", help="also show the mat in the browser (served on localhost)")
     p.add_argument("--http", type=int, default=8765, metavar="PORT",
                    help="with --view: HTTP port on 127.0.0.1 (default 8765; 0 picks a free one)")

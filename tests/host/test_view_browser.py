@@ -143,6 +143,14 @@ def test_human_throws_by_clicking_a_zone(browser):
         wait_until(lambda: urls, 20, "the demo's server")
         page.goto(urls[0])
         page.wait_for_selector("#human", state="visible")
+        # the person's opening gate card: a click on a free zone
+        page.wait_for_function("document.getElementById('hint').textContent.indexOf('place a gate card') === 0",
+                               timeout=60000)
+        free = page.evaluate("Array.from(document.querySelectorAll('#mat g.zone')).filter("
+                             "g => !g.getAttribute('data-gate')).map(g => +g.getAttribute('data-zone'))")
+        gz = [z for z in free if 4 <= z < 12][0]
+        page.click('#mat g.zone[data-zone="%d"] rect.zr' % gz, force=True)
+        wait_until(lambda: re.search(r"places .* on zone %d\b" % gz, out.getvalue()), 60, "the gate card")
         page.wait_for_function("document.getElementById('hint').textContent.indexOf('your throw with') === 0",
                                timeout=60000)
         bak = re.match(r"your throw with (\S+):", page.inner_text("#hint")).group(1)

@@ -5,6 +5,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.demo
 
 .PHONY: demo test setup bench clean browser
 
@@ -18,11 +19,19 @@ $(STAMP): pyproject.toml boards/*/board.json tools/mp32/package-lock.json
 	$(BIN)/python typecheck/run.py --install
 	# the 32-bit MicroPython (WebAssembly port, from npm) for the heap benchmark
 	cd tools/mp32 && npm ci --silent
-	touch $(STAMP)
+	touch $(STAMP) $(DEMO_STAMP)
+
+# the demo needs the project and its runtime dependencies only (no test
+# tools, no type stubs, no node packages)
+$(DEMO_STAMP): pyproject.toml boards/*/board.json
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(DEMO_STAMP)
 
 setup: $(STAMP)
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/bakumat demo
 
 browser:

@@ -663,6 +663,11 @@ class App:
                                         "mpy": _mpy_version()})
         elif typ == "health":
             link.reply(seq, "health", self.health())
+        elif typ == "wifi":
+            link.reply(seq, "ack", self._wifi())
+        elif typ == "header":
+            # the game's header (players, decks): what a live view names and draws
+            link.reply(seq, "ack", {"ok": True, "header": self.header if self.game is not None else None})
         elif typ == "state":
             now = self.clock.ticks_ms()
             link.reply(seq, "state", {"configured": self.game is not None, "events": self.events, "now": now,
@@ -670,7 +675,9 @@ class App:
                                       "view": self.game.view() if self.game is not None else None,
                                       "asking": self.table.asking_json() if self.table is not None and
                                       self.game is not None else None,
-                                      "taught": self._taught() if self.game is not None else None})
+                                      "taught": self._taught() if self.game is not None else None,
+                                      "names": [p["name"] for p in self.header["players"]]
+                                      if self.game is not None else None})
         elif typ == "cfg":
             if type(body) is not dict:
                 return link.reply(seq, "err", {"code": "bad", "msg": "cfg: the body must be an event-log header object"})
@@ -729,6 +736,8 @@ class App:
                 if b is not None:
                     r["frames"] = b[0]
                     r["base"] = b[1]
+                # ... and the Bakugan it knows by their magnet (lessons taught before)
+                r["sigs"] = self.match.pipeline.signatures()
             link.reply(seq, "ack", r)
         elif typ == "cal":
             self._calibrate(seq, body)
@@ -835,7 +844,9 @@ class App:
                 self._selftest[2] = 1
             elif not self.fb.sound.busy():
                 self._selftest = None
-                self.link.reply(seq, "ack", {"ok": self.b.buzzer is not None,
+                from show import palette
+                # what was driven: the notes (Hz, ms), for the host to say
+                self.link.reply(seq, "ack", {"ok": self.b.buzzer is not None, "notes": list(palette.CUE_WIN[0]),
                                              "why": None if self.b.buzzer is not None else "no buzzer on this board"})
             return
         if strip is None:
@@ -859,8 +870,27 @@ class App:
             self._selftest = None
             self.fb._dirty = True
             self.fb._last[0] ^= 1     # force the next redraw to be written
-            return self.link.reply(seq, "ack", {"ok": True})
+            # what was driven: each LED red, green, blue alone, then all at this level
+            return self.link.reply(seq, "ack", {"ok": True, "leds": n, "writes": 3 * n + 1, "level": self.fb.cap})
         self._selftest[2] = step + 1
+
+    def _wifi(self):
+        """The Wi-Fi setting (wifi.json, docs/formats/wifi-v1.md) as read now,
+        the password never sent: its length only. Read-only, no restart."""
+        try:
+            with open(self.store.path("wifi.json")) as f:
+                text = f.read()
+        except OSError:
+            return {"ok": True, "present": False}
+        try:
+            cfg = json.loads(text)
+        except ValueError:
+            return {"ok": True, "present": True, "valid": False}
+        if type(cfg) is not dict:
+            return {"ok": True, "present": True, "valid": False}
+        key = cfg.get("key") or ""
+        return {"ok": True, "present": True, "valid": True, "version": cfg.get("version"), "mode": cfg.get("mode"),
+                "ssid": cfg.get("ssid"), "key_len": len(key) if type(key) is str else 0}
 
     def health(self):
         return {"uptime_ms": self.clock.ticks_diff(self.clock.ticks_ms(), self.boot_ms),

@@ -16,6 +16,7 @@ COMMANDS = {
     "demo": ("host_tools.commands.demo", "play a simulated game on the virtual board, live (--sample: the bundled log)"),
     "replay": ("host_tools.commands.replay", "replay an event log or a raw sensor log"),
     "bench": ("host_tools.commands.bench", "run benchmarks and print their figures"),
+    "report": ("host_tools.commands.report", "a match report to share: one HTML page with the battles, captures, winner"),
     "view": ("host_tools.commands.view", "show a mat in the browser: a log with its timeline, or a live board"),
     "plot": ("host_tools.commands.plot", "draw a raw sensor log's traces (with the pipeline's thresholds) to a picture"),
     "hw": ("host_tools.commands.hw", "the computed sensing physics: simulated worlds, slab kernels, sensor layouts compared"),

@@ -293,7 +293,7 @@ class Terminal:
                 show_mat = True
         if show_mat:
             from host_tools import termmat
-            self.write(termmat.draw(self.board, view))
+            self.write(termmat.draw(self.board, view, names=[p["name"] for p in self.header["players"]]))
             self.write(score_line(view, self.header))
 
 
@@ -359,25 +359,140 @@ def make_header(mode, rng):
         return gamegen.random_header(rng)
     from host_tools import gamegen_official
     if mode not in DEMO_MODES:
-        fwpath.ensure()
-        import referee
-        if mode in referee.MODES:
-            raise UserError("the demo simulates %s games; mode %r is refereed but not simulated yet "
-                            "(replay one of its logs with bakumat view)" % (", ".join(DEMO_MODES), mode))
-        raise UserError("unknown mode %r (the demo plays: %s)" % (mode, ", ".join(DEMO_MODES)))
+        from host_tools import modes
+        modes.check(mode)
+        raise UserError("the live demo simulates %s games; mode %r is refereed but not simulated yet: play its "
+                        "sample game with `bakumat demo --sample --mode %s`" % (", ".join(DEMO_MODES), mode, mode))
     return gamegen_official.random_header(rng, mode)
 
 
 def _human_generator(rng, board, header, opts, ask, tell):
-    """sim.game's generator with player HUMAN's throws asked from a person.
-    ask(gen, bid) -> zone id or None (a miss)."""
+    """sim.game's generator with player HUMAN's side played by a person:
+    which gate card goes where, which Bakugan is thrown where (or a miss),
+    which abilities are played in a battle. ask(gen, prompt, bid) -> a zone
+    id, None (a miss) or a line of text; tell(text) prints."""
     from host_tools.sim import game as sgame
+    from host_tools.words import Words, effect_text
+    words = Words(header)
+
+    def help_text(gen, bid=None, battle=False):
+        g = gen.g
+        lines = []
+        if battle:
+            cards = [c for c in g.abil_ids[HUMAN] if c not in g.used_abil[HUMAN]]
+            lines.append("  ability CARD   play an ability card: %s" % (", ".join(
+                "%s (%s)" % (c, effect_text(words.effects.get(c) or {})) for c in cards) or "none left"))
+            lines.append("  ok             the battle is over (the mat works out the winner)")
+        else:
+            hand = g.gates_in_hand(HUMAN)
+            if bid is not None:
+                _, cands = g.expects()
+                lines.append("  ZONE           throw %s at that zone (gate cards lie on %s)"
+                             % (bid, ", ".join(str(z) for z in sorted(gen.cards)) or "no zone"))
+                lines.append("  BAKUGAN ZONE   throw another of yours: %s" % ", ".join(cands))
+                lines.append("  m              a miss (the ball flies off the mat)")
+            if hand and (bid is None or (g.placed == 0 and g.phase == 1)):
+                bonus = dict((x["id"], x.get("bonus") or {}) for x in header["players"][HUMAN].get("gates") or ())
+                lines.append("  gate CARD ZONE put a gate card down, CARD its number or id: %s" % ", ".join(
+                    "%d %s (%s)" % (i + 1, x, ", ".join("%s %+d" % kv for kv in sorted(bonus.get(x, {}).items()))
+                                    or "no bonus") for i, x in enumerate(hand)))
+        lines.append("  help           this list")
+        return "\n".join(lines)
 
     class Gen(sgame._Gen):
+        def _gate(self, text):
+            """`gate CARD ZONE` / `CARD ZONE` / `ZONE`: place a gate card; True when placed."""
+            parts = text.replace("gate", " ", 1).split() if text.startswith("gate") else text.split()
+            hand = self.g.gates_in_hand(HUMAN)
+            if not hand:
+                tell("no gate card left in your hand")
+                return False
+            gid = hand[0]
+            if len(parts) == 2:
+                gid = parts[0]
+                if gid.isdigit() and 1 <= int(gid) <= len(hand):
+                    gid = hand[int(gid) - 1]        # its number in the hand, as help lists them
+            if not parts or not parts[-1].isdigit() or gid not in hand:
+                tell("not understood: gate CARD ZONE, CARD 1..%d or one of %s" % (len(hand), ", ".join(hand)))
+                return False
+            z = int(parts[-1])
+            if z in self.cards or z not in self.grid:
+                tell("zone %s: not a free zone of this mat" % z)
+                return False
+            # after what the mat has already shown (the person answers now)
+            self.t += int(self.rng.uniform(600, 1200))
+            ok = self.control({"ev": "gate", "player": HUMAN, "gate": gid, "zone": z}, card=True)
+            if ok:
+                self.cards.add(z)
+                tell("you put %s on zone %d" % (words.gate(gid), z))
+            return ok
+
+        def place_gate(self, p):
+            if p != HUMAN:
+                return sgame._Gen.place_gate(self, p)
+            while True:
+                a = ask(self, "place a gate card: type ZONE (your first card) or CARD ZONE; help lists them", None)
+                if a is None or a is EOF:
+                    return sgame._Gen.place_gate(self, p)   # no answer: the first card, where the mat suggests
+                if a == "help":
+                    tell(help_text(self))
+                    continue
+                if self._gate(str(a)):
+                    return True
+
+        def control(self, ev, card=False):
+            g = self.g
+            if ev["ev"] == "ability" and ev.get("player") == HUMAN:
+                return True         # the person plays their own abilities (below)
+            if ev["ev"] == "resolve" and g.battle is not None and \
+                    HUMAN in (g.bak_owner.get(g.battle[1]), g.bak_owner.get(g.battle[2])):
+                self._abilities()
+            return sgame._Gen.control(self, ev, card)
+
+        def _abilities(self):
+            g = self.g
+            while True:
+                a = ask(self, "battle on zone %s: ability CARD to play one, ok when the battle is over; help"
+                        % g.battle[0], None)
+                if a is None or a is EOF or a in ("ok", "o", ""):
+                    return
+                if a == "help":
+                    tell(help_text(self, battle=True))
+                    continue
+                card = str(a).split()[-1]
+                left = [c for c in g.abil_ids[HUMAN] if c not in g.used_abil[HUMAN]]
+                if card not in left:
+                    tell("not understood: %r; your ability cards left: %s (ok: the battle is over)"
+                         % (str(a), ", ".join(left) or "none"))
+                    continue
+                self.t += int(self.rng.uniform(500, 1000))
+                if sgame._Gen.control(self, {"ev": "ability", "player": HUMAN, "card": card}):
+                    tell("you play %s" % words.card(card))
+                else:
+                    tell("%s cannot be played now" % card)
+
         def throw(self, p, bid):
             if p != HUMAN:
                 return sgame._Gen.throw(self, p, bid)
-            z = ask(self, bid)
+            while True:
+                z = ask(self, None, bid)
+                if z in ("m", "miss"):
+                    z = None
+                if z == "help":
+                    tell(help_text(self, bid))
+                    continue
+                if isinstance(z, str):
+                    w = z.split()
+                    if w and w[0] == "gate" or (len(w) == 2 and w[0] in self.g.gates_in_hand(HUMAN)):
+                        self._gate(z)
+                        continue
+                    _, cands = self.g.expects()
+                    if len(w) == 2 and w[0] in cands and w[1].isdigit():
+                        bid, z = w[0], int(w[1])
+                    else:
+                        tell("not understood: %r (help lists what you can type)" % z)
+                        continue
+                break
             if z is not None and z not in self.cards:
                 tell("no gate card on zone %d: %s rolls on and off the mat (a Bakugan opens only on a card)"
                      % (z, bid))
@@ -467,15 +582,19 @@ def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_b
         def on_throw(body):
             if answers is None:
                 raise server.ApiError(403, "no human player in this game")
-            if waiting["bid"] is None:
+            if not waiting.get("open"):
                 return {"ok": False, "error": "not your turn to throw yet"}
             if body.get("miss"):
+                if waiting["bid"] is None:
+                    return {"ok": False, "error": "place a gate card first: click a free zone"}
                 answers.put(None)
                 return {"ok": "missed"}
             z = body.get("zone")
             if type(z) is not int or not any(zz["id"] == z for zz in board["zones"]):
                 raise server.ApiError(400, "zone: expected a zone number of this board")
             answers.put(z)
+            if waiting["bid"] is None:
+                return {"ok": "gate card put on zone %d" % z}
             return {"ok": "%s thrown at zone %d" % (waiting["bid"], z)}
 
         src = server.LiveSource("demo: %s game, seed %s" % (header.get("mode", "official"), seed),
@@ -539,9 +658,12 @@ def _stdin_answers(answers, board, out):
                     answers.put(None)
                 elif s.isdigit() and int(s) in ids:
                     answers.put(int(s))
-                elif s:
-                    out.write("type a zone number (%d..%d) or m for a miss\n" % (min(ids), max(ids)))
+                elif s.isdigit():
+                    out.write("no zone %s: the zones are %d..%d (help lists what you can type)\n"
+                              % (s, min(ids), max(ids)))
                     out.flush()
+                elif s:
+                    answers.put(s)      # gate ..., BAKUGAN ZONE, ability ..., ok, help: the generator reads it
         except (OSError, ValueError):  # no readable stdin (closed, or captured by a test runner)
             pass
         answers.put(EOF)
@@ -641,15 +763,26 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
         mat.run_span(frames, controls, pos["t"], gen.t, pacer, term)
         pos["t"] = gen.t
 
-    def ask(gen, bid):
+    def ask(gen, prompt, bid):
+        """What the person answers: a zone (typed or clicked on the page),
+        None for a miss, or a line of text; None when no answer can come."""
         catch_up(gen)
         if stop.is_set():
             return None
-        term.write(">>> your throw with %s: type a zone number (or click it on the page), m for a miss; "
-                   "gate cards lie on zones %s" % (bid, ", ".join(str(z) for z in sorted(gen.cards)) or "none"))
+        gate = prompt is not None and prompt.startswith("place a gate")
+        if bid is None and not gate and waiting.get("closed"):
+            return None     # no terminal: what only typing can answer (abilities) is left to the mat
+        if prompt is None:
+            click = " (or click it on the page)" if waiting["src"] is not None else ""
+            prompt = ("your throw with %s: type a zone number%s, BAKUGAN ZONE for another, m for a miss, "
+                      "help for everything you can do; gate cards lie on zones %s"
+                      % (bid, click, ", ".join(str(z) for z in sorted(gen.cards)) or "none"))
+        term.write(">>> " + prompt)
         waiting["bid"] = bid
+        waiting["open"] = bid is not None or gate      # a click on the page answers these
         if waiting["src"] is not None:
-            waiting["src"].extra = {"throw": bid}
+            waiting["src"].extra = {"throw": bid} if bid is not None else \
+                {"prompt": "place a gate card: click a free zone"} if gate else {}
         z = None
         while not stop.is_set():
             try:
@@ -659,12 +792,16 @@ def _play_human(board, header, seed, mat, pacer, term, answers, waiting, stop):
             if z is not EOF:
                 break
             z = None
+            waiting["closed"] = True
             if waiting["src"] is None:
                 term.write("no more input (stdin closed): the demo stops")
                 stop.set()
+            elif not waiting["open"]:
+                break
             else:
                 term.write("(stdin closed: click the zone on the page)")
         waiting["bid"] = None
+        waiting["open"] = False
         if waiting["src"] is not None:
             waiting["src"].extra = {}
         pacer.anchor(gen.t)

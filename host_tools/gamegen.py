@@ -22,12 +22,23 @@ EFFECTS = ({"g": 100}, {"g": 50}, {"opp_g": -50}, {"opp_g": -100}, {"nullify_gat
 ZONES = 16  # the reference mat's zone count; the referee itself is board-agnostic
 
 
+def player_name(players, k):
+    """NAMES[k], or the next name no player has yet: names a player
+    recognises (no "Dan2"); the draw that picked k is the same as before."""
+    used = set(p["name"] for p in players)
+    for j in range(len(NAMES)):
+        name = NAMES[(k + j) % len(NAMES)]
+        if name not in used:
+            return name
+    return "%s %d" % (NAMES[k], len(players) + 1)
+
+
 def random_header(rng, n_bakugan=3, n_gates=3, target=3, mode="official"):
     players = []
     pool = list(BAKUGAN)
     rng.shuffle(pool)
     for i in range(2):
-        name = NAMES[(i * 3 + rng.randrange(3)) % len(NAMES)] + ("" if i == 0 else "2")
+        name = player_name(players, (i * 3 + rng.randrange(3)) % len(NAMES))
         baks = [{"id": pool.pop(), "attr": rng.choice(ATTRS), "g": rng.randrange(250, 600, 10)}
                 for _ in range(n_bakugan)]
         gates = []

@@ -55,7 +55,7 @@ def random_header(rng, name):
     rng.shuffle(pool)
     players = []
     for i in range(n):
-        name = gamegen.NAMES[(i * 3 + rng.randrange(3)) % len(gamegen.NAMES)] + ("" if i == 0 else str(i + 1))
+        name = gamegen.player_name(players, (i * 3 + rng.randrange(3)) % len(gamegen.NAMES))
         baks = [{"id": pool.pop(), "attr": rng.choice(gamegen.ATTRS), "g": rng.randrange(250, 600, 10)}
                 for _ in range(deck)]
         gates = []

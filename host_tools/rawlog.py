@@ -45,6 +45,9 @@ def make_header(board, game):
         for k in ("mode", "first", "target", "players"):
             if k in game:
                 h[k] = game[k]
+        for k in game:      # a mode's own header fields (extras: season)
+            if k not in h and k not in ("bakumat", "version", "baseline", "signatures"):
+                h[k] = game[k]
         h.setdefault("mode", "official")
     return h
 
@@ -125,7 +128,18 @@ def _check_header(obj, line, load_board):
         raise RawLogError(line, "header: max_counts is %s but board %r says %d" % (json.dumps(obj["max_counts"]), name, maxc))
     if "baseline" in obj:
         _check_baseline(obj["baseline"], line, n, maxc)
+    if "signatures" in obj:
+        _check_signatures(obj["signatures"], line)
     return board
+
+
+def _check_signatures(sigs, line):
+    if type(sigs) is not dict:
+        raise RawLogError(line, "header: signatures: expected an object {bakugan id: number}, got %s"
+                          % json.dumps(sigs))
+    for k, v in sigs.items():
+        if not k or type(v) not in (int, float) or v != v or v in (float("inf"), float("-inf")):
+            raise RawLogError(line, "header: signatures: %s: expected a number, got %s" % (json.dumps(k), json.dumps(v)))
 
 
 def _check_baseline(b, line, n, maxc):
@@ -148,10 +162,14 @@ def _check_baseline(b, line, n, maxc):
 
 def resume(match, header):
     """Resume `match`'s sensing from the header's `baseline` (the board's
-    state when its recording began), if the log has one."""
+    state when its recording began) and `signatures` (what it had learnt
+    before), where the log has them."""
     b = header.get("baseline")
     if b is not None:
         match.pipeline.resume(b["frames"], b["v"])
+    sigs = header.get("signatures")
+    if sigs:
+        match.pipeline.teach(sigs)
 
 
 def iter_raw(src, load_board=None):

@@ -8,7 +8,7 @@ board runs.
   land {t, zone, bakugan}, leave {t, zone, bakugan}, fault {t, ch, kind};
 - "json": the referee's output events, one NDJSON line each, exactly like an
   event-log replay (referee.events.encode_json);
-- "transcript": the readable transcript (referee.events.encode_text);
+- "transcript": the readable transcript (host_tools/words.py);
 - "why": each decision with how long the pipeline waited for it and why,
   and the still fields it never decided (host_tools/rawwhy.py).
 
@@ -60,8 +60,12 @@ def replay_raw(path, mode, out=None, use_context=True, zone=None):
             write(events.encode_json(o) + "\n")
         sensed = None
     elif mode == "transcript":
+        import json
+        from host_tools.words import Words
+        words = Words(header)
+
         def ref_sink(o):
-            write(events.encode_text(o, box[0]) + "\n")
+            write(words.line(json.loads(events.encode_json(o))) + "\n")
         sensed = None
     elif mode == "why":
         ref_sink = None
@@ -105,6 +109,66 @@ def replay_raw(path, mode, out=None, use_context=True, zone=None):
     elif mode != "sensed":
         game.finish(t)
     return 0
+
+
+def event_log(path):
+    """The event log (docs/formats/event-log-v1.md) of the raw log at
+    `path`: its game header, then every input event the referee accepted in
+    the replay (sensed landings, controls, `undo` for what was taken back),
+    as the board saves its game. Returns the lines (strings, no newline)."""
+    import json
+    from host_tools import rawlog
+    from host_tools.logfile import read_lines
+    header = board = None
+    items = []
+    try:
+        for lineno, kind, obj in rawlog.iter_raw(read_lines(path)):
+            if kind == "header":
+                header, board = obj
+                board = dict(board)
+                board["rate_hz"] = header["rate_hz"]
+            else:
+                items.append((lineno, kind, obj))
+    except rawlog.RawLogError as e:
+        raise UserError("%s: %s" % (path, e))
+    fwpath.ensure()
+    from referee.journal import Journal
+    from match import Match
+
+    class Logged(Journal):
+        def __init__(self, h):
+            self.log = []
+            Journal.__init__(self, h, None)
+
+        def feed(self, ev):
+            if ev.get("ev") == "undo":
+                return Journal.feed(self, ev)       # logged by undo()
+            ok = Journal.feed(self, ev)
+            if ok:
+                self.log.append(dict(ev))
+            return ok
+
+        def undo(self, t):
+            last = Journal.undo(self, t)
+            if last is not None:
+                self.log.append({"t": self.game.t if t is None else t, "ev": "undo"})
+            return last
+    game = Logged(header)
+    m = Match(board, game)
+    rawlog.resume(m, header)
+    for lineno, kind, obj in items:
+        try:
+            if kind == "frame":
+                m.frame(obj[1], obj[0])
+            else:
+                m.control(obj)
+        except (KeyError, TypeError, ValueError) as e:
+            raise UserError("%s: line %d: %s: %s" % (path, lineno, type(e).__name__, e))
+    head = {"bakumat": "events", "version": 1}
+    for k in ("mode", "first", "target", "players"):
+        if k in header:
+            head[k] = header[k]
+    return [json.dumps(head, separators=(",", ":"))] + [json.dumps(e, separators=(",", ":")) for e in game.log]
 
 
 _KEYS = ("ev", "t", "zone", "bakugan", "ch", "kind", "learned")

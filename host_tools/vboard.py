@@ -77,14 +77,23 @@ class IdleField:
 
 class Recorded:
     """Frames [(t, counts)] from the simulator, shown from board time
-    `start`; after the last one the last field stays, with noise."""
+    `start`; after the last one the last field stays, with noise (with
+    steady=True the median of the last half second, so that one frame's
+    noise or spike does not stay for good)."""
 
-    def __init__(self, frames, start, board, noise=4):
+    def __init__(self, frames, start, board, noise=4, steady=False):
         self.frames = frames
         self.ts = [f[0] for f in frames]
         self.t0 = frames[0][0]
         self.start = start
         self.idle = IdleField(board, noise)
+        self.last = frames[-1][1]
+        self.still = ()
+        if steady:
+            tail = [f[1] for f in frames[-25:]]
+            self.last = [sorted(col)[len(col) // 2] for col in zip(*tail)]
+            # a dead or stuck channel stays exactly as it is
+            self.still = [min(col) == max(col) for col in zip(*tail)]
 
     def frame_at(self, t):
         import bisect
@@ -93,8 +102,9 @@ class Recorded:
         if i < 0:
             i = 0
         if i >= len(self.frames) - 1 and st > self.ts[-1] + 100:
-            last = self.frames[-1][1]
-            return [c + self.idle._rnd() for c in last]
+            if self.still:
+                return [c if still else c + self.idle._rnd() for c, still in zip(self.last, self.still)]
+            return [c + self.idle._rnd() for c in self.last]
         return self.frames[i][1]
 
 
@@ -240,6 +250,9 @@ class VBoard:
             cmd += ["-X", "heapsize=%s" % self.heapsize]
         cmd += ["-i", "-c", "import hw.vboard as v; v.main()"]
         slave = self.slave
+        # the REPL of a killed process leaves the tty raw (no Ctrl-C signal):
+        # a board that boots again takes Ctrl-C again
+        self._setup_tty(slave)
 
         def child():
             os.setsid()
@@ -636,22 +649,29 @@ class VBoard:
 class Live:
     """Scenario control of a running (realtime) virtual board: scenario
     lines (host_tools/sim syntax: `throw drago -> zone 4`, `remove zone 4`,
-    `fault ch 17 dead`, `gate 0 dan-gold on zone 4`, ...) happen now. The
-    whole scenario so far is simulated again and shown from now on, each
-    channel shifted so the field does not jump where nothing changed. Control
-    events in the scenario are sent over the serial link at their time, as a
-    host app would."""
+    `fault ch 17 dead`, `gate 0 dan-gold on zone 4`, ...) happen now, or at
+    `at T` counted from when they are given.
+
+    Each add() simulates the mat again: the lines so far, squeezed one after
+    the other (only the state they leave matters), then the new lines. The
+    new simulation takes over the sensors at a switch time after what is
+    still moving has settled, each channel shifted so the field does not
+    jump where nothing changed (so the time the simulation takes is never
+    lost: the switch is placed after it has run). Control events of the new
+    lines are sent over the serial link at their time, as a host app would."""
+
+    SETTLE_MS = 1500        # squeezed past lines: spacing, and the calm before the new ones
 
     def __init__(self, vb, seed=0, lead_s=0.3):
         self.vb = vb
         self.seed = seed
-        self.lead_s = lead_s
-        self.lines = []
+        self.lead_ms = int(lead_s * 1000)
+        self.lines = []         # (text without time, is_setting) of every line applied
         self.start = vb.vnow
-        self.shift = None
+        self.busy_until = vb.vnow   # board time when the last lines' motions are over
         self.res = None
         self._seq = 60000
-        self._pending = []
+        self._pending = []      # (board time, control event)
         self._lock = threading.Lock()
         threading.Thread(target=self._sender, daemon=True).start()
 
@@ -659,47 +679,195 @@ class Live:
         return (self.vb.vnow - self.start) / 1000.0
 
     def add(self, text):
-        """Apply scenario lines now. Raises sim.ScenarioError on a bad line."""
+        """Apply scenario lines (a time `at T` counts from now). Returns an
+        Applied (what happens, at which board time); raises sim.ScenarioError
+        (its .msg names the problem) on a bad line."""
         from host_tools import sim
-        at = self.now_s() + self.lead_s
+        from host_tools.sim.scenario import _take_time
         new = []
-        for line in text.splitlines():
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            if " at " not in " %s " % line and not line.startswith(("bakugan", "set", "gap")):
-                line += " at %.3fs" % at
-            new.append(line)
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            line = raw.strip() if raw.lstrip().startswith("event") else raw.split("#", 1)[0].strip()
+            if line:
+                new.append((lineno, line))
         if not new:
             return None
-        cand = self.lines + new
-        sc = sim.parse_scenario("\n".join(cand + ["idle 600s"]))
-        res = sim.run(self.vb.board, sc, seed=self.seed)
-        old_src = self.vb.source
-        T = self.vb.vnow
-        src = Recorded(res.frames, self.start, self.vb.board)
-        before = old_src.frame_at(T)
-        after = src.frame_at(T)
-        shift = [b - a for a, b in zip(after, before)]
-        self.vb.source = Shifted(src, shift)
-        self.lines = cand
+        # the past, squeezed: settings first, then each action SETTLE_MS apart
+        past = [t for t, setting in self.lines if setting]
+        past += ["gap %dms" % self.SETTLE_MS] + [t for t, setting in self.lines if not setting]
+        anchor = sim.parse_scenario("\n".join(past)).end_ms + self.SETTLE_MS
+        body = ["gap 1s"]
+        keep = []
+        first = True
+        for lineno, line in new:
+            head = line.split(None, 1)[0].lower()
+            setting = head in ("bakugan", "set", "gap")
+            if head in ("idle", "wait") or setting:
+                body.append(line)
+                if setting:
+                    keep.append((line, True))
+                continue
+            rest, t = _take_time(line) if head != "event" else _event_time(line)
+            if t is None and first:
+                t = self.lead_ms
+            if t is not None:
+                rest = "%s at %dms" % (rest.rstrip().rstrip(","), anchor + t) if head != "event" \
+                    else "%s at %dms" % (rest, anchor + t)
+            body.append(rest)
+            keep.append((rest if t is None else _strip_time(rest), False))
+            first = False
+        try:
+            sc = sim.parse_scenario("\n".join(past + body))
+        except sim.ScenarioError as e:
+            raise sim.ScenarioError(_console_line(e.line, len(past) + 1, new), e.msg)
+        try:
+            res = sim.run(self.vb.board, sc, seed=self.seed)
+        except sim.ScenarioError as e:
+            raise sim.ScenarioError(_console_line(e.line, len(past) + 1, new), e.msg)
+        # the new simulation's `anchor` is board time `switch`: after it has
+        # run (now) and after what the previous lines set moving has settled
+        switch = max(self.vb.vnow + 50, self.busy_until)
+        offset = switch - anchor
+        src = Recorded(res.frames, offset + res.frames[0][0], self.vb.board, steady=True)
+        self.vb.source = Switch(self.vb.source, src, switch)
+        moves = [a for a in sc.actions if a["t"] >= anchor]
+        end = max([a["t"] + _motion_ms(a) for a in moves] or [anchor])
+        self.busy_until = offset + end
+        self.lines += keep
         self.res = res
         with self._lock:
-            self._pending = [c for c in res.controls if self.start + c["t"] > T]
-        return res
+            self._pending += [(offset + c["t"], c) for c in res.controls if c["t"] >= anchor]
+            self._pending.sort(key=lambda p: p[0])
+        return Applied([dict(a, t=offset + a["t"]) for a in moves],
+                       [dict(e, t=offset + e["t"]) for e in res.truth if e["t"] >= anchor], switch)
 
     def _sender(self):
         from host_tools.link import codec
         while not self.vb._stop:
             time.sleep(0.01)
             with self._lock:
-                due = [c for c in self._pending if self.start + c["t"] <= self.vb.vnow]
-                self._pending = [c for c in self._pending if c not in due]
+                now = self.vb.vnow
+                due = [c for t, c in self._pending if t <= now]
+                self._pending = [p for p in self._pending if p[0] > now]
             for c in due:
                 body = dict(c)
                 body.pop("t", None)
                 self._seq = self._seq + 1 if self._seq < 65535 else 60000
-                self.vb.serial_write(codec.encode(self._seq, "ctl", body))
+                try:
+                    self.vb.serial_write(codec.encode(self._seq, "ctl", body))
+                except OSError:
+                    return
+
+
+class Applied:
+    """What Live.add() set going: the actions and the simulator's truth
+    (opens, leaves, rolls) with board times, and when the new field took over."""
+
+    def __init__(self, actions, truth, switch):
+        self.actions = actions
+        self.truth = truth
+        self.switch = switch
+
+    def describe(self):
+        """One line per action, in words, with the board time it happens."""
+        out = []
+        for a in self.actions:
+            k = a["kind"]
+            if k == "idle":
+                continue
+            what = _ACTION_WORDS.get(k, k)
+            if k == "control":
+                ev = a["ev"]
+                what = "sends %s" % " ".join("%s=%s" % kv for kv in sorted(ev.items()))
+            elif k == "card":
+                what = "a gate card %s zone %d" % ("lies on" if a["on"] else "leaves", a["zone"])
+            elif k == "fault":
+                what = "channel %d %s" % (a["ch"], "dead" if a["mode"] == "dead" else "stuck at %d" % a["value"])
+            elif k == "remove":
+                what = "lift %s" % ("zone %d" % a["zone"] if a.get("zone") is not None else a["bakugan"])
+            elif k == "roll":
+                what = "%s rolls across zones %s" % (a["bakugan"], ",".join(str(z) for z in a["zones"]))
+            else:
+                what = "%s %s zone %d" % (a["bakugan"], what, a["zone"])
+            out.append("%s at board time %.2f s" % (what, a["t"] / 1000.0))
+        for e in self.truth:
+            if e["ev"] == "open":
+                out.append("%s opens on zone %s at %.2f s" % (e["bakugan"], e["zone"], e["t"] / 1000.0))
+        return out
+
+
+_ACTION_WORDS = {"place": "put down opened on", "throw": "thrown to", "bounce": "bounces on"}
+
+
+def _motion_ms(a):
+    k = a["kind"]
+    if k == "idle":
+        return a["ms"]
+    if k == "roll":
+        return 2000
+    if k in ("throw", "place", "bounce", "remove"):
+        return 1000
+    return 0
+
+
+def _event_time(line):
+    import re
+    m = re.search(r"\}\s*at\s+(-?\d+(?:\.\d+)?)\s*(ms|s)\s*$", line)
+    if not m:
+        return line, None
+    v = float(m.group(1))
+    return line[:m.start() + 1], int(round(v * 1000 if m.group(2) == "s" else v))
+
+
+def _strip_time(line):
+    from host_tools.sim.scenario import _take_time
+    if line.startswith("event"):
+        return _event_time(line)[0]
+    return " ".join(_take_time(line)[0].split())
+
+
+def _console_line(line, first_new, new):
+    """The number of the given line a ScenarioError's line refers to (or the
+    composite scenario's, if it lies in the past)."""
+    if line is None or line < first_new:
+        return line
+    k = line - first_new - 1          # the composite's "gap 1s" comes first
+    n = 0
+    for lineno, _ in new:
+        if n == k:
+            return lineno
+        n += 1
+    return new[-1][0]
+
+
+class Switch:
+    """A frame source that is `old` until board time `at`, then `new`
+    shifted per channel so nothing jumps where nothing changed: the shift is
+    the difference of the two sources' medians over the half second before
+    the switch (one frame's noise or spike would stay in the field for good,
+    and add up switch after switch)."""
+
+    WINDOW = 25                 # frames, 20 ms apart
+
+    def __init__(self, old, new, at):
+        self.old = old
+        self.new = new
+        self.at = at
+        self.shift = None
+
+    def frame_at(self, t):
+        if self.shift is None:
+            if t < self.at:
+                return self.old.frame_at(t)
+            ts = [self.at - 20 * k for k in range(self.WINDOW, 0, -1)]
+            before = _median([self.old.frame_at(x) for x in ts])
+            after = _median([self.new.frame_at(x) for x in ts])
+            self.shift = [b - a for a, b in zip(after, before)]
+            self.old = None
+        return [max(0, c + d) for c, d in zip(self.new.frame_at(t), self.shift)]
+
+
+def _median(frames):
+    return [sorted(col)[len(col) // 2] for col in zip(*frames)]
 
 
 class Shifted:

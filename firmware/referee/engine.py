@@ -134,6 +134,7 @@ class Engine(Battle):
             t = self.t
         if self.phase != OVER:
             self.settle("end", t)
+        self.phase = OVER       # ended: the view says so, further input is refused
         pairs = (("captured", [list(c) for c in self.captured]), ("winner", self.winner))
         if self.END_NOTE is not None:
             pairs += (("note", self.END_NOTE),)

@@ -31,7 +31,8 @@
     var q = st.asking || {}, n = BakuMat.facts(header).names;
     $("ask").textContent = q.what === "which" ? "The mat asks " + n[q.player] + " who landed on zone " + q.zone +
       ": " + q.bakugan + " or " + q.alt + "?" : "";
-    if (info.input) $("hint").textContent = st.throw ? "your throw with " + st.throw + ": click a zone" : "wait for your turn";
+    if (info.input) $("hint").textContent = st.prompt ? st.prompt :
+      st.throw ? "your throw with " + st.throw + ": click a zone" : "wait for your turn";
     if (info.traces) drawTraces();
   }
 
@@ -87,6 +88,7 @@
       } else if (last) {
         last.leds = st.leds;
         last.throw = st.throw;
+        last.prompt = st.prompt;
         show(last);
       }
       $("live").textContent = st.live === false ? "finished" : "live";

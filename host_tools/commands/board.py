@@ -1,6 +1,7 @@
 """`bakumat board show NAME [--json]` and `bakumat board list`: the board
 definitions under boards/ (docs/formats/board-definition-v1.md)."""
 import json
+import math
 import sys
 
 from host_tools import boards
@@ -41,7 +42,8 @@ def _num(v):
 
 
 def draw(b):
-    """ASCII drawing of the zones and sensors, player 0 at the bottom."""
+    """ASCII drawing of the zones and sensors as every view shows the mat:
+    zone 0 top left, player 0 at the top (y grows down the page)."""
     zones = b["zones"]
     outline = b.get("outline") or {}
     w = outline.get("w", max(z["x"] + z["w"] for z in zones) + min(z["x"] for z in zones))
@@ -51,15 +53,20 @@ def draw(b):
     grid = [[" "] * cols for _ in range(rows)]
 
     def cell(x, y):
-        return int(round(x / MM_PER_COL)), rows - 1 - int(round(y / MM_PER_ROW))
+        return int(x / MM_PER_COL), int(y / MM_PER_ROW)
+
+    def start(x, y):
+        # a zone's first column/row rounds up and its last down: two zones
+        # a few mm apart never touch (no `++`)
+        return int(math.ceil(x / MM_PER_COL)), int(math.ceil(y / MM_PER_ROW))
 
     def put(c, r, ch):
         if 0 <= r < rows and 0 <= c < cols:
             grid[r][c] = ch
 
     for z in zones:
-        c0, r1 = cell(z["x"], z["y"])
-        c1, r0 = cell(z["x"] + z["w"], z["y"] + z["h"])
+        c0, r0 = start(z["x"], z["y"])
+        c1, r1 = cell(z["x"] + z["w"], z["y"] + z["h"])
         for c in range(c0, c1 + 1):
             put(c, r0, "-")
             put(c, r1, "-")
@@ -77,8 +84,8 @@ def draw(b):
         for i, ch in enumerate(label):
             put(c - len(label) // 2 + i, r, ch)
     lines = ["".join(row).rstrip() for row in grid]
-    top = "player 1 side".center(cols).rstrip()
-    bottom = "player 0 side".center(cols).rstrip()
+    top = "player 0 side".center(cols).rstrip()
+    bottom = "player 1 side".center(cols).rstrip()
     return "\n".join([top] + lines + [bottom]) + "\n"
 
 

@@ -3,8 +3,11 @@
 Two players throw Bakugan on the simulated mat (the magnetic simulator makes
 the sensor frames); the firmware, running in the micropython binary on the
 virtual board, decides from those frames what happened; the game shows in the terminal, and in the browser with --view.
-`--players human` lets you throw for the first player (type a zone number,
-or click the zone on the page). `--sample` replays the bundled sample game's
+`--players human` lets you play the first player's whole side: where your
+gate cards go (`gate CARD ZONE`), which Bakugan you throw where (`ZONE`,
+`BAKUGAN ZONE`, `m` for a miss), the abilities you play in your battles
+(`ability CARD`, `ok`); `help` lists what you can type at each question
+(with --view, a click on a zone answers a throw or a gate card too). `--sample` replays the bundled sample game's
 event log instead and prints its transcript.
 """
 import os
@@ -16,12 +19,14 @@ SAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 
 
 def add_arguments(p):
-    p.add_argument("--mode", default="official", help="game mode: official (default), big (the Big Game), multi (3-4 players)")
+    p.add_argument("--mode", default="official",
+                   help="game mode (`bakumat game modes` lists them): the live demo simulates official (default), "
+                        "big (the Big Game) and multi (3-4 players); --sample plays any mode's sample game")
     p.add_argument("--seed", type=int, help="seed of the simulated game (default: a random one, printed)")
     p.add_argument("--speed", type=float, default=3.0,
                    help="playback speed: 1 = real time, 3 (default), 0 = as fast as possible")
     p.add_argument("--players", default="random", choices=("random", "human"),
-                   help="random: two simulated players; human: you throw for the first player")
+                   help="random: two simulated players; human: you play the first player's side (help at each question)")
     p.add_argument("--view", action="store_true", help="also show the mat in the browser (served on localhost)")
     p.add_argument("--http", type=int, default=8765, metavar="PORT",
                    help="with --view: HTTP port on 127.0.0.1 (default 8765; 0 picks a free one)")
@@ -36,10 +41,14 @@ def add_arguments(p):
 
 
 def run(args):
+    from host_tools import modes
+    modes.check(args.mode)
     if args.sample:
+        # the bundled sample game of that very mode
         from host_tools.commands.replay import replay_events
         from host_tools.logfile import read_lines
-        replay_events(read_lines(SAMPLE), SAMPLE, args.json, sys.stdout)
+        path = modes.sample_path(args.mode)
+        replay_events(read_lines(path), path, args.json, sys.stdout)
         return 0
     if args.json:
         raise UserError("--json goes with --sample (the live demo prints a transcript)")

@@ -34,12 +34,9 @@ def add_arguments(p):
 
 
 def game_modes():
-    d = os.path.join(fwpath.FIRMWARE_DIR, "referee", "modes")
-    try:
-        names = sorted(f[:-3] for f in os.listdir(d) if f.endswith(".py") and not f.startswith("_"))
-    except OSError:
-        names = []
-    return names or ["official"]
+    """The one list of modes (host_tools/modes.py), as demo and game take them."""
+    from host_tools import modes
+    return modes.names()
 
 
 def expected_fw(src=None):
@@ -134,29 +131,56 @@ def confirm_app(port, fw, timeout, out):
     return v
 
 
+def app_version(port, timeout=1.5):
+    """The running app's `version` reply (it names its board), or None when
+    no app answers (as `bakumat diag info` asks it)."""
+    from host_tools.link import LinkError, open_link
+    try:
+        link = open_link(port)
+    except LinkError:
+        return None
+    try:
+        return link.request("version", timeout=timeout)[1]
+    except LinkError:
+        return None
+    finally:
+        link.close()
+
+
 def run_deploy(args, port):
+    from host_tools import boards
     out = sys.stderr
     transport.check_port(port)
+    # the arguments first: a bad one never touches the board
+    board_name = args.board
+    mode = args.mode
+    if board_name is not None:
+        boards.load(board_name)
+    if mode is not None and mode not in game_modes():
+        raise UserError("unknown game mode %r (known: %s)" % (mode, ", ".join(game_modes())))
+    src = getattr(args, "firmware", None)
+    if src is not None and not os.path.isfile(os.path.join(src, "app.py")):
+        raise UserError("--firmware %s: not a BakuMat firmware tree (no app.py)" % src)
+    if board_name is None:
+        # which board is it? The running app says so, before maintenance mode
+        v = app_version(port)
+        if v is not None and v.get("board") in boards.names():
+            board_name = v["board"]
+            out.write("the app says this is board %s\n" % board_name)
     in_maint = ask_maintenance(port, out)
     mp = transport.Mpremote(port)
     target = deploy.BoardTarget(mp)
-    board_name = args.board
-    mode = args.mode
     if board_name is None or mode is None:
         prev = _previous_app(mp)
         board_name = board_name or prev.get("board")
         mode = mode or prev.get("mode")
     if not board_name:
-        from host_tools import boards
+        # nothing copied yet: leave the board as it was
+        if in_maint:
+            _restart(mp, in_maint, out)
         raise UserError("which board is this? pass --board NAME (known: %s)" % ", ".join(boards.names()))
-    from host_tools import boards
     board_def = boards.load(board_name)
     mode = mode or "official"
-    if mode not in game_modes():
-        raise UserError("unknown game mode %r (known: %s)" % (mode, ", ".join(game_modes())))
-    src = getattr(args, "firmware", None)
-    if src is not None and not os.path.isfile(os.path.join(src, "app.py")):
-        raise UserError("--firmware %s: not a BakuMat firmware tree (no app.py)" % src)
     fw = expected_fw(src)
     deploy.deploy(target, board_def, mode=mode, source=args.source, force=args.force, fw=fw, out=out, src=src)
     if args.no_reset:

@@ -269,8 +269,17 @@ def output_test(bl, what):
     _, r = bl.request("test", body, timeout=30.0)
     print("%s test %s%s" % (what, "done" if r.get("ok", True) else "failed",
                             (": " + str(r.get("why"))) if r.get("why") else ""))
-    print({"leds": "Each LED should have lit red, green, blue in chain order, then all white at the cap.",
-           "buzzer": "You should have heard a short clean tone sequence."}[what])
+    # what the firmware drove (newer firmware says), then what a person checks
+    if what == "leds" and r.get("leds"):
+        print("the firmware drove %d LEDs: each one alone red, then green, then blue, in chain order, then all "
+              "white at level %s of 255 (%d strip writes)" % (r["leds"], r.get("level"), r.get("writes") or 0))
+    elif what == "buzzer" and r.get("notes"):
+        notes = r["notes"]
+        print("the firmware played %d notes: %s" % (len(notes) // 2, ", ".join(
+            "%d Hz %d ms" % (notes[i], notes[i + 1]) for i in range(0, len(notes) - 1, 2))))
+    if r.get("ok", True):
+        print({"leds": "Check on the mat: every LED lit in each colour, none dark, none in a wrong colour.",
+               "buzzer": "Check at the mat: a short clean rising tune, no crackle."}[what])
     return 0 if r.get("ok", True) else 1
 
 

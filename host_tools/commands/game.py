@@ -11,6 +11,7 @@
   input   send one control event (gate, miss, ability, resolve, choose,
           register) as JSON, e.g. '{"ev":"resolve"}'
   end     end the game now (the board resolves what is pending)
+  modes   the game modes (one list for demo, game new, record, deploy)
 
 The header is checked here with the referee's own code before it is sent,
 so a bad deck is reported with the field that is wrong."""
@@ -30,7 +31,7 @@ def add_arguments(p):
     n = sub.add_parser("new", help="start a game with decks and a mode")
     n.add_argument("--deck", action="append", default=[], metavar="FILE",
                    help="a player's deck (JSON: name, bakugan, gates, abilities); once per player, in seat order")
-    n.add_argument("--mode", default="official", help="game mode (default official)")
+    n.add_argument("--mode", default="official", help="game mode (default official; `bakumat game modes` lists them)")
     n.add_argument("--first", type=int, help="index of the player who throws first")
     n.add_argument("--target", type=int, help="gates to capture to win")
     n.add_argument("--kit", metavar="KEY=N,...",
@@ -43,8 +44,10 @@ def add_arguments(p):
     i = sub.add_parser("input", help="send one control event (JSON)")
     i.add_argument("event", help='e.g. \'{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 4}\'')
     sub.add_parser("end", help="end the game now")
-    for sp in sub.choices.values():
-        boardlink.add_port_argument(sp)
+    sub.add_parser("modes", help="list the game modes (the same list for demo, game new, record, deploy --mode)")
+    for name, sp in sub.choices.items():
+        if name != "modes":
+            boardlink.add_port_argument(sp)
 
 
 def _read_json(path, what):
@@ -63,11 +66,10 @@ def _read_json(path, what):
 
 
 def sample_header(mode):
-    path = os.path.join(SAMPLES, mode + ".ndjson")
-    if not os.path.exists(path):
-        path = os.path.join(SAMPLES, "official.ndjson")
-    h = _read_json(path, "sample")
-    return h
+    """The bundled sample game of a mode (host_tools/modes.py: one list of
+    modes for every command; UserError for an unknown one)."""
+    from host_tools import modes
+    return modes.sample(mode)
 
 
 def build_header(args):
@@ -76,12 +78,16 @@ def build_header(args):
         for d, pl in zip(args.deck, players):
             if type(pl) is not dict:
                 raise UserError("%s: a deck is one JSON object (name, bakugan, gates, abilities)" % d)
-        header = {"mode": args.mode, "players": players}
+        from host_tools import modes
+        header = {"mode": modes.referee_mode(args.mode), "players": players}
+        extra = modes.sample(args.mode)
+        for k in extra:
+            if k not in header and k not in ("bakumat", "version", "first", "target", "players"):
+                header[k] = extra[k]        # a mode's own header fields (extras: season)
     else:
         s = sample_header(args.mode)
-        header = {"mode": args.mode, "players": s["players"]}
-        if "target" in s and s.get("mode") == args.mode:
-            header["target"] = s["target"]
+        # (extras: the sample's header, the official mode with its season)
+        header = dict((k, s[k]) for k in s if k not in ("bakumat", "version", "first"))
     if args.first is not None:
         header["first"] = args.first
     if args.target is not None:
@@ -106,11 +112,15 @@ def parse_kit(text):
     return kit
 
 
+_NOT_GAME = ("bakumat", "version", "board", "rate_hz", "channels", "max_counts", "baseline", "signatures")
+
+
 def header_from_file(path):
     h = _read_json(path, "game file")
     if type(h) is not dict:
         raise UserError("%s: line 1: expected a JSON object (a game header)" % path)
-    out = dict((k, h[k]) for k in ("mode", "first", "target", "kit", "players") if k in h)
+    # the game's fields (a mode's own ones too, e.g. extras' season), not the log's
+    out = dict((k, h[k]) for k in h if k not in _NOT_GAME)
     if "players" not in out:
         raise UserError("%s: line 1: no 'players' in the header" % path)
     out.setdefault("mode", "official")
@@ -172,9 +182,10 @@ def show(bl, as_json):
         print(json.dumps(st, sort_keys=True))
         return
     view = st.get("view")
+    names = st.get("names")
     if bl.board is not None and view:
-        print(termmat.draw(bl.board, view))
-    print(termmat.status_line(view))
+        print(termmat.draw(bl.board, view, names=names))
+    print(termmat.status_line(view, names))
     if view:
         print("%d input events accepted" % (st.get("events") or 0))
         taught = st.get("taught")
@@ -183,28 +194,39 @@ def show(bl, as_json):
 
 
 def run(args):
+    if args.action == "modes":
+        from host_tools import modes
+        print(" ".join(modes.names()))
+        return 0
+    # the arguments first: a bad deck or event is named before the board is touched
+    header = ev = None
+    if args.action == "new":
+        header = build_header(args)
+    elif args.action == "load":
+        header = header_from_file(args.file)
+    elif args.action == "input":
+        try:
+            ev = json.loads(args.event)
+        except ValueError as e:
+            raise UserError("the event is not valid JSON: %s" % e)
+        if type(ev) is not dict or "ev" not in ev:
+            raise UserError('an event is a JSON object with "ev", e.g. {"ev": "resolve"}')
+    if header is not None:
+        cfg_body(check_header(header))
     with boardlink.connect(args.port) as bl:
-        if args.action == "new":
-            send_header(bl, build_header(args))
-        elif args.action == "load":
-            send_header(bl, header_from_file(args.file))
+        if header is not None:
+            send_header(bl, header)
         elif args.action == "status":
             show(bl, args.json)
-        elif args.action == "input":
-            try:
-                ev = json.loads(args.event)
-            except ValueError as e:
-                raise UserError("the event is not valid JSON: %s" % e)
-            if type(ev) is not dict or "ev" not in ev:
-                raise UserError('an event is a JSON object with "ev", e.g. {"ev": "resolve"}')
-            _, body = bl.request("ctl", ev)
+        elif args.action in ("input", "end"):
+            from host_tools.words import Words
+            words = Words(names=bl.state().get("names"))
+            _, body = bl.request("ctl", ev) if args.action == "input" else bl.request("end", {})
             for _, typ, b in bl.link.take("game"):
-                print(termmat.describe(typ, b))
+                if typ == "game" and b.get("ev") == "reject" and not body.get("ok", True):
+                    continue        # said once, below
+                print(termmat.describe(typ, b, words))
             if not body.get("ok", True):
-                print("rejected: %s" % body.get("why"), file=sys.stderr)
+                print("not allowed: %s" % body.get("why"), file=sys.stderr)
                 return 1
-        elif args.action == "end":
-            bl.request("end", {})
-            for _, typ, b in bl.link.take("game"):
-                print(termmat.describe(typ, b))
     return 0

@@ -6,14 +6,23 @@ from the board definition and the game's view. On a terminal the screen is
 redrawn after each event; otherwise (a pipe, a log file) one line per event.
 `--json` writes one JSON object per frame for machines:
 {"type": frame type, "seq": n, "body": {...}} (the first line is the
-`state` reply, type "state")."""
+`state` reply, type "state").
+
+While it watches, the monitor holds the board's port and shares its link
+on socket://127.0.0.1:7001 (--share PORT, 0: any free port; --no-share):
+other commands (`game input`, `game status`, `register`, `calibrate`,
+`diag info`, `record`) act through it with `--port socket://127.0.0.1:7001`
+while the monitor shows what happens (host_tools/linkshare.py)."""
 import json
 import sys
 import time
 
 from host_tools import boardlink, termmat
+from host_tools.errors import UserError
+from host_tools.link import REPLIES
 
 KINDS = ("game", "mat", "fault", "hello", "log")
+SHARE_PORT = 7001
 
 
 def add_arguments(p):
@@ -23,10 +32,15 @@ def add_arguments(p):
     p.add_argument("--seconds", type=float, help="stop after this many seconds (default: until Ctrl-C)")
     p.add_argument("--until-end", action="store_true", help="stop after the game's `end` event")
     p.add_argument("--no-mat", action="store_true", help="event lines only, no mat drawing")
+    p.add_argument("--share", type=int, default=SHARE_PORT, metavar="PORT",
+                   help="serve the link to other commands on 127.0.0.1:PORT (default %d; 0: any free port)"
+                        % SHARE_PORT)
+    p.add_argument("--no-share", action="store_true", help="do not share the link")
 
 
 class Screen:
-    def __init__(self, out, board, tty, draw_mat):
+    def __init__(self, out, board, tty, draw_mat, names=None):
+        self.names = names
         self.out = out
         self.board = board
         self.tty = tty
@@ -46,13 +60,13 @@ class Screen:
             if header:
                 self.out.write(header + "\n")
             if self.draw_mat:
-                self.out.write(termmat.draw(self.board, view) + "\n")
-            self.out.write(termmat.status_line(view) + "\n\n")
+                self.out.write(termmat.draw(self.board, view, names=self.names) + "\n")
+            self.out.write(termmat.status_line(view, self.names) + "\n\n")
             self.out.write("\n".join(self.lines) + "\n")
         else:
             if self.draw_mat:
-                self.out.write(termmat.draw(self.board, view) + "\n")
-            self.out.write(termmat.status_line(view) + "\n")
+                self.out.write(termmat.draw(self.board, view, names=self.names) + "\n")
+            self.out.write(termmat.status_line(view, self.names) + "\n")
         self.out.flush()
 
 
@@ -61,11 +75,26 @@ def run(args):
     with boardlink.connect(args.port, args.board, quiet=args.json) as bl:
         st = bl.state()
         v = bl.version
+        share = None
+        if not args.no_share:
+            from host_tools.linkshare import Share
+            try:
+                share = Share(bl.link, args.share)
+            except UserError:
+                if args.share != SHARE_PORT:
+                    raise
+                share = Share(bl.link, 0)       # the usual port is taken (another monitor): any free one
         head = "board %s, firmware %s on %s (Ctrl-C to stop)" % (v.get("board"), v.get("fw"), bl.port)
+        if share is not None:
+            sys.stderr.write("other commands act through this monitor with --port %s\n" % share.url)
+            sys.stderr.flush()
+            head += "; other commands: --port %s" % share.url
         if args.json:
             out.write(json.dumps({"type": "state", "seq": None, "body": st}, sort_keys=True) + "\n")
             out.flush()
-        screen = Screen(out, bl.board, out.isatty(), not args.no_mat)
+        from host_tools.words import Words
+        words = Words(names=st.get("names"))
+        screen = Screen(out, bl.board, out.isatty(), not args.no_mat, st.get("names"))
         if not args.json:
             if not screen.tty:
                 out.write(head + "\n")
@@ -76,7 +105,11 @@ def run(args):
             while not ended:
                 if deadline is not None and time.monotonic() >= deadline:
                     break
-                frames = bl.frames(0.1)
+                if share is None:
+                    frames = bl.frames(0.1)
+                else:
+                    share.serve(0.05)
+                    frames = [f for f in share.route(_take(bl, 0.05)) if f[1] not in REPLIES]
                 changed = False
                 for seq, typ, body in frames:
                     if typ not in KINDS:
@@ -84,7 +117,10 @@ def run(args):
                     if args.json:
                         out.write(json.dumps({"type": typ, "seq": seq, "body": body}, sort_keys=True) + "\n")
                     else:
-                        screen.event(termmat.describe(typ, body))
+                        if typ == "game" and not words.names:
+                            # a game started meanwhile: its players' names
+                            words.names = screen.names = bl.state().get("names") or []
+                        screen.event(termmat.describe(typ, body, words))
                     if typ in ("game", "hello"):
                         changed = True
                     if typ == "game" and type(body) is dict and body.get("ev") == "end" and args.until_end:
@@ -95,6 +131,20 @@ def run(args):
                     screen.show(bl.state().get("view"), head)
         except KeyboardInterrupt:
             pass
+        finally:
+            if share is not None:
+                share.close()
         if not args.json and not screen.tty and not ended:
             screen.show(bl.state().get("view"))
     return 0
+
+
+def _take(bl, timeout):
+    """Every frame that arrived (replies too: some are the clients')."""
+    try:
+        bl.rx_bytes += bl.link.pump(timeout)
+    except (OSError, EOFError) as e:
+        raise bl._lost(e)
+    items = list(bl.link.inbox)
+    bl.link.inbox.clear()
+    return items

@@ -44,7 +44,8 @@ def plot(timeline, output, zones=None, t_from=None, t_to=None):
     if not idx:
         raise UserError("no frames between %s and %s s" % (t_from, t_to))
     x = [ts[i] / 1000.0 for i in idx]
-    fig, axes = plt.subplots(len(zones), 1, figsize=(12, 2.6 * len(zones) + 0.6), sharex=True, squeeze=False)
+    fig, axes = plt.subplots(len(zones), 1, figsize=(13, 2.6 * len(zones) + 0.6), sharex=True, squeeze=False,
+                             layout="constrained")
     for ax, z in zip(axes[:, 0], zones):
         d = probe.zone_json(z)
         for c in d["channels"]:
@@ -60,18 +61,26 @@ def plot(timeline, output, zones=None, t_from=None, t_to=None):
             if x[0] <= t <= x[-1]:
                 col = {"land": "goldenrod", "leave": "slategray", "fault": "magenta"}.get(e["ev"], "gray")
                 ax.axvline(t, color=col, lw=1.2)
-                ax.annotate("%s %s" % (e["ev"], e.get("bakugan") or e.get("kind") or ""), (t, 1.0),
+                what = e.get("bakugan") or e.get("kind") or ("ch %s" % e["ch"] if e.get("ch") is not None else
+                                                              "unnamed")
+                ax.annotate("%s %s" % (e["ev"], what), (t, 1.0),
                             xycoords=("data", "axes fraction"), xytext=(2, -10 - 10 * (k % 3)),
                             textcoords="offset points", fontsize=7, color=col)
         big = max([abs(v) for c in d["channels"] for v in c["dev"]] + d["energy"] + (d["coherent"] or []) + [1])
         if big > 20 * max(1, d["threshold"]):  # strong fields: a log scale keeps the threshold visible
-            ax.set_yscale("symlog", linthresh=max(1, d["threshold"] / 2))
+            from matplotlib.ticker import NullFormatter, SymmetricalLogLocator
+            lin = max(1, d["threshold"] / 2)
+            ax.set_yscale("symlog", linthresh=lin)
+            # decades only, no labels on the minor ticks: labels that never overlap
+            ax.yaxis.set_major_locator(SymmetricalLogLocator(base=10, linthresh=lin, subs=[1.0]))
+            ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_ylabel("zone %d\ncounts" % z)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6, loc="upper left", ncol=4)
+        # the legend beside the traces, never over them
+        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.005, 1.0), borderaxespad=0.0,
+                  ncol=1 + len(d["channels"]) // 8)
     axes[-1, 0].set_xlabel("time (s)")
     fig.suptitle("%s: sensor traces, zone energy vs threshold, pipeline decisions" % timeline.title, fontsize=10)
-    fig.tight_layout()
     try:
         fig.savefig(output, dpi=110)
     except (OSError, ValueError) as e:

@@ -5,9 +5,11 @@ plays back through the same sensing pipeline and referee.
 A raw log starts with the game it records, so recording starts a game on the
 board: --game FILE (a header, event log or raw log), or the bundled sample
 decks for --mode. Then the board streams every scan (`raw on`) and echoes
-each control input it accepts (`input` frames); the game events it sends
-live can be kept with --events OUT (NDJSON, the event-log-v1 output lines)
-to compare with the replay. --play CONTROLS sends a script of control
+each control input it accepts (`input` frames). --events OUT also writes
+the game's event log (event-log-v1: the raw log replayed through the
+board's own code; the raw log carries what the board had learnt, so the
+replay decides as it did); --live OUT keeps the referee's events as the
+board sent them (NDJSON, to compare with `bakumat replay --json`). --play CONTROLS sends a script of control
 events at their times (ms after the first recorded frame) and records each
 one where the board applied it (after the frames that came before its
 reply). Stops after --seconds, at the game's end with
@@ -42,16 +44,19 @@ def add_arguments(p):
     p.add_argument("--mode", default="official", help="without --game: the sample decks of this mode (official)")
     p.add_argument("--seconds", type=float, help="stop after this many seconds")
     p.add_argument("--until-end", action="store_true", help="stop when the game is decided (then end it on the board)")
-    p.add_argument("--events", metavar="OUT", help="also write the board's live game events here (NDJSON)")
+    p.add_argument("--events", metavar="OUT", help="also write the game's event log here (event log v1: what the "
+                   "referee accepted, as `bakumat replay` reads it)")
+    p.add_argument("--live", metavar="OUT", help="also write the referee's events as the board sent them live "
+                   "(NDJSON, as `bakumat replay --json` prints them)")
     p.add_argument("--board", help="board definition (default: the one the board reports)")
     p.add_argument("--play", metavar="CONTROLS", help="control events to send while recording (NDJSON, each with "
                    "\"t\": ms after the first recorded frame), e.g. a scripted session")
 
 
 class Writer:
-    """Raw log lines in order: a control event goes before frames of the
-    same ms; one that arrives after the frame of its ms is moved 1 ms later
-    (on the board it was applied after that frame's scan)."""
+    """Raw log lines in the order the board took them: a control event the
+    board applied after the scan of its millisecond follows that frame,
+    with its own time (a replay feeds lines in order, as the board did)."""
 
     def __init__(self, f, header):
         self.f = f
@@ -79,9 +84,7 @@ class Writer:
     def control(self, ev):
         self.head()
         ev = dict(ev)
-        t = max(0, ev.get("t", 0))
-        if self.frames and t <= self.last_t:
-            t = self.last_t + 1
+        t = max(0, ev.get("t", 0), self.last_t)
         ev["t"] = t
         self.last_t = t
         self.f.write(rawlog.control_line(ev) + "\n")
@@ -92,10 +95,8 @@ def run(args):
     if args.game:
         header = game_cmd.header_from_file(args.game)
     else:
-        s = game_cmd.sample_header(args.mode)
-        header = {"mode": args.mode, "players": s["players"]}
-        if s.get("mode") == args.mode and "target" in s:
-            header["target"] = s["target"]
+        s = game_cmd.sample_header(args.mode)       # (one list of modes: host_tools/modes.py)
+        header = dict((k, s[k]) for k in s if k not in ("bakumat", "version", "first"))
     full = game_cmd.check_header(header)
     err = sys.stderr
     with boardlink.connect(args.port, args.board) as bl:
@@ -107,12 +108,14 @@ def run(args):
         except OSError as e:
             raise UserError("cannot write %s: %s" % (args.file, e.strerror or e))
         events = None
-        if args.events:
+        if args.live:
             try:
-                events = open(args.events, "w", encoding="utf-8", newline="\n")
+                events = open(args.live, "w", encoding="utf-8", newline="\n")
             except OSError as e:
                 out.close()
-                raise UserError("cannot write %s: %s" % (args.events, e.strerror or e))
+                raise UserError("cannot write %s: %s" % (args.live, e.strerror or e))
+        if args.events:
+            _writable(args.events, out, events)
         w = Writer(out, raw_header)
         bar = Progress("Recording", unit="frames", stream=err)
         start = time.monotonic()
@@ -168,6 +171,9 @@ def run(args):
                 # the baselines the first streamed scan is measured against:
                 # the replay resumes from them and decides as the board did
                 raw_header["baseline"] = {"frames": ack["frames"], "v": ack["base"]}
+            if type(ack.get("sigs")) is dict and ack["sigs"]:
+                # what it learnt before (lessons): the replay identifies as it does
+                raw_header["signatures"] = ack["sigs"]
             take(bl.link.take())
             while True:
                 now = time.monotonic()
@@ -216,7 +222,30 @@ def run(args):
                      board_lost0 if board_lost0 is not None else "?"))
         if w.frames == 0:
             raise UserError("no raw frames came from the board: is its scan running? (`bakumat diag info`)")
+    if args.events:
+        # the raw log replayed through the board's own code gives the inputs
+        # the referee accepted, in order: the game's event log
+        from host_tools import rawreplay
+        lines = rawreplay.event_log(args.file)
+        try:
+            with open(args.events, "w", encoding="utf-8", newline="\n") as f:
+                f.write("".join(x + "\n" for x in lines))
+        except OSError as e:
+            raise UserError("cannot write %s: %s" % (args.events, e.strerror or e))
+        err.write("event log (%d events) in %s\n" % (len(lines) - 1, args.events))
     return 0
+
+
+def _writable(path, *opened):
+    """Fail before recording when `path` cannot be written (closing what is open)."""
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        for f in opened:
+            if f is not None:
+                f.close()
+        raise UserError("cannot write %s: %s" % (path, e.strerror or e))
 
 
 def load_play(path):

@@ -29,13 +29,18 @@ def bakugan_of(header):
     return out
 
 
-def wait_for(bl, pred, timeout):
+def wait_for(bl, pred, timeout, _left=[]):
+    """The first frame matching pred; frames that came after it in the same
+    read are kept for the next call (a quick lift follows its landing)."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for seq, typ, body in bl.frames(0.1):
+    while True:
+        while _left:
+            seq, typ, body = _left.pop(0)
             if pred(typ, body):
                 return body
-    return None
+        if time.monotonic() >= deadline:
+            return None
+        _left.extend(bl.frames(0.1))
 
 
 def run(args):
@@ -75,8 +80,10 @@ def run(args):
                 # the pipeline found the signature close to others' (sensed-events-v1, `alike`)
                 err.write("  warning: %s reads like %s: in a game the mat may take one for the other when "
                           "both may land (a Bakugan with another magnet avoids it)\n" % (b, ", ".join(got["alike"])))
-            wait_for(bl, lambda t, body: t == "mat" and body.get("ev") == "leave" and body.get("zone") == z,
-                     args.timeout)
+            if wait_for(bl, lambda t, body: t == "mat" and body.get("ev") == "leave" and body.get("zone") == z,
+                        args.timeout) is None:
+                raise UserError("%s: still on zone %d after %.0f s: take it off, then teach the next one "
+                                "(learnt so far: %s)" % (b, z, args.timeout, ", ".join(taught + [b])))
             taught.append(b)
         print("taught %d Bakugan: %s" % (len(taught), ", ".join(taught)))
     return 0

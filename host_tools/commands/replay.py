@@ -39,8 +39,14 @@ def replay_events(lines, path, as_json, out):
         def sink(o):
             write(events.encode_json(o) + "\n")
     else:
+        import json
+        from host_tools.words import Words
+        words = []
+
         def sink(o):
-            write(events.encode_text(o, game_box[0]) + "\n")
+            if not words:
+                words.append(Words(game_box[0].header))
+            write(words[0].line(json.loads(events.encode_json(o))) + "\n")
 
     class _Sink:
         # The text transcript needs the game for names; it exists once the

@@ -6,22 +6,43 @@ socket://127.0.0.1:PORT, so every bakumat command (`--port
 socket://127.0.0.1:7000`), pyserial and `mpremote connect
 socket://127.0.0.1:7000 resume ...` talk to it as to a board on USB.
 
-This terminal is the scenario's side channel (the firmware only ever sees
-sensor frames): type scenario lines, which happen now, e.g.
-
-    card on zone 5                 gate 0 dan-gold on zone 5
-    register drago on zone 5       throw drago -> zone 5
-    remove zone 5                  fault ch 31 dead
-
-and the commands `power` (cut the power: the board reboots and resumes),
-`hang` / `unhang` (hang the sensor bus: the watchdog resets the board),
-`leds` (the strip now), `status`, `help`, `quit`.
+The terminal is the console of the simulated mat (the firmware only ever
+sees sensor frames): each line is acknowledged and happens at once (HELP
+below). Without a terminal (stdin at its end, e.g. started with `&` or from
+a script) the board keeps serving until it is stopped (Ctrl-C, SIGTERM or
+`--for`).
 """
+import os
+import signal
 import sys
 
 from host_tools.errors import UserError
 
-HELP = __doc__.split("This terminal", 1)[1]
+HELP = """The console of the simulated mat. Each line happens at once (a line may end
+with `at 5s`: five seconds from now) and is answered with what it did.
+
+Scenario lines (zones are the board's zone ids, Bakugan any name you like):
+  card on zone 5 | card off zone 5          a gate card lies on / leaves zone 5
+  gate 0 dan-gold on zone 5                 player 0 sets gate dan-gold on zone 5 (sent to the board)
+  place drago on zone 5 [, at (10, -5) mm]  put drago down opened on zone 5 (needs a card there)
+  throw drago -> zone 5                     throw drago; it rolls in and opens on zone 5
+  roll drago across zones 5,6 and off       rolls over zones without opening (`and stop`: rests closed)
+  bounce drago on zone 5                    touches zone 5 and flies off
+  remove zone 5 | remove drago              lift every Bakugan on zone 5 / lift drago
+  register drago on zone 5                  tell the board the next Bakugan on zone 5 is drago
+  miss drago | resolve | ability 0 CARD | choose 0 take [zone 5] | choose 0 move zone 6
+  event {"ev": "resolve"}                   any control event as JSON
+  fault ch 31 dead | fault ch 31 stuck 4095 a broken sensor channel
+  bakugan drago moment 0.03 polarity up     a Bakugan's magnet (moment, polarity, height, tilt)
+  set noise 4 | set drift 2.0               the sensor model
+Commands:
+  power      cut the power: the board reboots and the app resumes its game
+  reset      the same (after mpremote has stopped the app, this starts it again)
+  hang       hang the sensor bus (the watchdog resets the board); unhang: undo
+  leds       the LED strip now (RGB per LED)
+  status     board time, boots, resets
+  help       this text
+  quit       stop the virtual board (also Ctrl-C or Ctrl-D)"""
 
 
 def add_arguments(p):
@@ -34,7 +55,7 @@ def add_arguments(p):
                    help="serve the board's phone page on 127.0.0.1:PORT (0: any free port; default: off)")
     p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: capture)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 64K (default: the binary's)")
-    p.add_argument("--script", help="scenario lines to apply at start (a file)")
+    p.add_argument("--script", help="scenario lines to apply at start (a file; times count from the start)")
     p.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds (no console)")
 
 
@@ -46,8 +67,70 @@ def _leds(vb):
     return " ".join(px)
 
 
+def _tool(name):
+    """How to call a tool installed beside this Python (the project's venv)."""
+    import shutil
+    here = os.path.join(os.path.dirname(sys.executable), name)
+    if shutil.which(name) == here or not os.path.exists(here):
+        return name
+    rel = os.path.relpath(here)
+    return rel if not rel.startswith("..") else here
+
+
+def banner(vb):
+    url = vb.url
+    lines = ["virtual board %s running the app; serial link on %s" % (vb.board["name"], url)]
+    if vb.web_url:
+        lines.append("phone page (once a game is set up): %s" % vb.web_url)
+    lines += [
+        "  bakumat commands:  bakumat game new --port %s   (or export BAKUMAT_PORT=%s)" % (url, url),
+        "  files, a script:   %s connect %s resume fs ls   (stops the app: `reset` here starts it again)"
+        % (_tool("mpremote"), url),
+        "  a REPL:            %s %s   (mpremote's `repl` cannot use a socket:// port)"
+        % (_tool("pyserial-miniterm"), url),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def console_line(vb, live, cmd):
+    """Carry out one console line; return the answer (one or more lines)."""
+    from host_tools import sim
+    if cmd == "help":
+        return HELP
+    if cmd in ("power", "reset"):
+        vb.power_cycle()
+        return "%s: the board rebooted; the app runs" % ("power cut" if cmd == "power" else "reset")
+    if cmd == "hang":
+        vb.faults.hang = True
+        return "sensor bus hung: the watchdog will reset the board"
+    if cmd == "unhang":
+        vb.faults.hang = False
+        return "sensor bus answers again"
+    if cmd == "leds":
+        return _leds(vb)
+    if cmd == "status":
+        return "board time %.1f s, boots %d, resets %s" % (vb.vnow / 1000.0, vb.boots,
+                                                          ", ".join("%s at %.1f s" % (c, t / 1000.0)
+                                                                    for t, c in vb.resets) or "none")
+    try:
+        done = live.add(cmd)
+    except sim.ScenarioError as e:
+        return "not done: %s (help lists what the console takes)" % e.msg
+    if done is None:
+        return "nothing to do"
+    words = done.describe()
+    return "ok: " + "; ".join(words) if words else "ok (a setting: applies to what follows)"
+
+
+class _Stop(Exception):
+    pass
+
+
+def _on_signal(signum, frame):
+    raise _Stop()
+
+
 def run(args):
-    import os
     import time
     from host_tools import vboard, sim
     port = vboard.DEFAULT_PORT if args.port is None else args.port
@@ -62,56 +145,57 @@ def run(args):
         board = worlds.with_world(boards.load(args.board), args.world)
     except worlds.WorldError as e:
         raise UserError("--world: %s" % e)
+    script = None
+    if args.script:
+        try:
+            with open(args.script, encoding="utf-8") as f:
+                script = f.read()
+        except OSError as e:
+            raise UserError("cannot read %s: %s" % (args.script, e.strerror or e))
     vb = vboard.VBoard(board, workdir=args.dir, lockstep=False, port=port, heapsize=args.heap, lfs=args.lfs,
                        web=args.web)
-    vb.start()
     out = sys.stdout
+    # a server runs until it is stopped: SIGTERM (kill) stops it as Ctrl-C does
+    # (and SIGINT even where a shell started it with SIGINT ignored, as `&` does)
+    old = [(s, signal.signal(s, _on_signal)) for s in (signal.SIGTERM, signal.SIGINT)]
     try:
+        vb.start()
         live = vboard.Live(vb)
-        out.write("virtual board %s running the app; serial link on %s\n" % (vb.board["name"], vb.url))
-        if vb.web_url:
-            out.write("phone page (once a game is set up): %s\n" % vb.web_url)
-        out.write("  e.g. bakumat game new --port %s   |   mpremote connect %s resume repl\n" % (vb.url, vb.url))
+        out.write(banner(vb))
         out.flush()
-        if args.script:
+        if script is not None:
             try:
-                with open(args.script, encoding="utf-8") as f:
-                    live.add(f.read())
-            except OSError as e:
-                raise UserError("cannot read %s: %s" % (args.script, e.strerror or e))
+                done = live.add(script)
             except sim.ScenarioError as e:
-                raise UserError("%s: %s" % (args.script, e))
+                raise UserError("%s: line %s: %s" % (args.script, e.line, e.msg))
+            for w in (done.describe() if done else []):
+                out.write("script: %s\n" % w)
+            out.flush()
         if args.seconds is not None:
             time.sleep(args.seconds)
             return 0
-        if sys.stdin.isatty():
-            out.write("type scenario lines or commands (help, quit)\n")
-        for line in sys.stdin:
+        out.write("type scenario lines or commands (help, quit)\n")
+        out.flush()
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                # no console (stdin at its end): keep serving until stopped
+                out.write("console closed: the virtual board keeps serving until stopped (Ctrl-C or kill %d)\n"
+                          % os.getpid())
+                out.flush()
+                while True:
+                    time.sleep(3600)
             cmd = line.strip()
-            if not cmd:
+            if not cmd or cmd.startswith("#"):
                 continue
             if cmd in ("quit", "exit"):
                 break
-            if cmd == "help":
-                out.write(HELP + "\n")
-            elif cmd == "power":
-                vb.power_cycle()
-                out.write("power cut: the board rebooted\n")
-            elif cmd == "hang":
-                vb.faults.hang = True
-                out.write("sensor bus hung: the watchdog will reset the board\n")
-            elif cmd == "unhang":
-                vb.faults.hang = False
-            elif cmd == "leds":
-                out.write(_leds(vb) + "\n")
-            elif cmd == "status":
-                out.write("board time %.1f s, boots %d, resets %s\n" % (vb.vnow / 1000.0, vb.boots, vb.resets))
-            else:
-                try:
-                    live.add(cmd)
-                except sim.ScenarioError as e:
-                    out.write("scenario: %s\n" % e)
+            out.write(console_line(vb, live, cmd) + "\n")
             out.flush()
+    except (KeyboardInterrupt, _Stop):
+        out.write("\nstopped\n")
     finally:
+        for s, h in old:
+            signal.signal(s, h)
         vb.stop()
     return 0

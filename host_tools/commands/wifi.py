@@ -6,10 +6,11 @@ reads once at boot (hw/esp32.py, wifi_listener):
   ap    [--ssid S] [--password P]   the board opens an access point (no
                                     password: an open one)
   join  --ssid S --password P       the board joins a network
-  show                              what the board holds (the password masked)
+  show                              what the board holds (the password masked);
+                                    read from the running app, no restart
   off                               remove wifi.json: no Wi-Fi, no page
 
-Like `bakumat deploy`, through mpremote: the running app is asked for
+Changes go like `bakumat deploy`, through mpremote: the running app is asked for
 maintenance mode first, the file goes to wifi.json.tmp and is renamed over
 wifi.json (a cut never leaves half a file), then the board restarts so the
 app reads it (--no-reset: leave it in maintenance mode). `--password -`
@@ -147,6 +148,32 @@ def _marked(out):
     raise UserError("unexpected answer from the board: %r" % out[-200:])
 
 
+def _show_from_app(port):
+    """`show` through the running app's `wifi` request (no restart): the
+    lines to print, or None when no app with that request answers (then the
+    file is read through mpremote as before)."""
+    from host_tools.link import LinkError, open_link
+    try:
+        link = open_link(port)
+    except (LinkError, OSError):
+        return None
+    try:
+        try:
+            link.request("version", timeout=1.5)
+            _, r = link.request("wifi", timeout=3.0)
+        except LinkError:
+            return None         # no app answering, or firmware without the request
+    finally:
+        link.close()
+    if not r.get("present"):
+        return ["no %s on the board: no Wi-Fi, no phone page (bakumat wifi ap or join)" % PATH]
+    if not r.get("valid"):
+        raise UserError("%s on the board is not valid JSON (write it again with bakumat wifi ap or join)" % PATH)
+    cfg = {"version": r.get("version"), "mode": r.get("mode"), "ssid": r.get("ssid"),
+           "key": "*" * int(r.get("key_len") or 0)}     # (the app sends the password's length only)
+    return describe(cfg)
+
+
 def run(args):
     from host_tools.commands import deploy as dcmd
     out = sys.stdout
@@ -159,6 +186,13 @@ def run(args):
         doc = config("sta", args.ssid, read_password(args.password))
     port = ports.choose(args.port)
     transport.check_port(port)
+    if args.action == "show":
+        shown = _show_from_app(port)
+        if shown is not None:
+            # read-only: the running app answered, nothing was restarted
+            for line in shown:
+                out.write(line + "\n")
+            return 0
     in_maint = dcmd.ask_maintenance(port, err)
     mp = transport.Mpremote(port, timeout=60)
     if args.action == "show":

@@ -57,10 +57,11 @@ class Remote:
         self.seq += 1
         d = dict(body)
         if self._game is not None and "ev" in d:
+            from host_tools.words import Words
+            if getattr(self, "_words", None) is None or self._words.header is not self.header:
+                self._words = Words(self.header)
             try:
-                from referee import events
-                pairs = tuple((k, v) for k, v in d.items() if k not in ("ev", "t"))
-                d["text"] = events.encode_text((d["ev"], d.get("t", 0), pairs), self._game)
+                d["text"] = self._words.line(d)
             except (KeyError, TypeError, ValueError, IndexError):
                 pass
         self.events.append([self.seq, d])
@@ -135,10 +136,16 @@ class LinkWatcher:
             self.src.running = False
             return
         self.error = None
+        r = self.remote
+        header = body.get("header")
+        names = body.get("names")
+        if not header and names and (r.header is None or
+                                     [p.get("name") for p in r.header.get("players") or ()] != names):
+            # a game the view has no header for (a new one): ask the board
+            header = self._header()
         with self.src.lock:
-            r = self.remote
             new_view = body.get("view")
-            if "header" in body and body["header"] and r.set_header(body["header"]):
+            if header and r.set_header(header):
                 self.src.header_seq = r.seq + 1
                 r.seq += 1
             new_ask = body.get("asking")
@@ -150,6 +157,17 @@ class LinkWatcher:
             leds = leds_of(body)
             if leds is not None:
                 r.leds = leds
+
+    def _header(self):
+        """The game's header from the board (its `header` request), or None
+        (firmware without it: --header FILE gives it)."""
+        from host_tools.link import LinkError
+        try:
+            _, body = self.bl.link.request("header", {}, timeout=2.0)
+        except LinkError:
+            return None
+        h = body.get("header")
+        return h if isinstance(h, dict) and h.get("players") else None
 
     def _run(self):
         last = 0.0

@@ -116,7 +116,10 @@ class Tracker:
         self.seq += 1
         d = json.loads(self._events.encode_json(o))
         if self.text:
-            d["text"] = self._events.encode_text(o, self.game)
+            if getattr(self, "_words", None) is None:
+                from host_tools.words import Words
+                self._words = Words(self.game.header)
+            d["text"] = self._words.line(d)
         self.events.append([self.seq, d])
         if len(self.events) > KEEP_EVENTS:
             del self.events[:len(self.events) - KEEP_EVENTS]

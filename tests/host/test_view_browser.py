@@ -143,6 +143,14 @@ def test_human_throws_by_clicking_a_zone(browser):
         wait_until(lambda: urls, 20, "the demo's server")
         page.goto(urls[0])
         page.wait_for_selector("#human", state="visible")
+        # the person's opening gate card: a click on a free zone
+        page.wait_for_function("document.getElementById('hint').textContent.indexOf('place a gate card') === 0",
+                               timeout=60000)
+        free = page.evaluate("Array.from(document.querySelectorAll('#mat g.zone')).filter("
+                             "g => !g.getAttribute('data-gate')).map(g => +g.getAttribute('data-zone'))")
+        gz = [z for z in free if 4 <= z < 12][0]
+        page.click('#mat g.zone[data-zone="%d"] rect.zr' % gz, force=True)
+        wait_until(lambda: re.search(r"places .* on zone %d\b" % gz, out.getvalue()), 60, "the gate card")
         page.wait_for_function("document.getElementById('hint').textContent.indexOf('your throw with') === 0",
                                timeout=60000)
         bak = re.match(r"your throw with (\S+):", page.inner_text("#hint")).group(1)
@@ -272,3 +280,37 @@ def test_page_draws_the_boards_own_api(browser):
         page.close()
         srv.shutdown()
         srv.server_close()
+
+
+def test_view_live_shows_what_the_phone_page_shows(browser):
+    """`bakumat view --live` on a board: the players' names, decks and G
+    values, from the board's own header (its `header` request), as its phone
+    page shows them."""
+    from host_tools.link import open_link
+    from host_tools.vboard import VBoard
+    from host_tools.webview import livelink, server
+    with open(os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "official.ndjson")) as f:
+        header = json.loads(f.readline())
+    with VBoard(boards.load("esp32_devkitc"), lockstep=False) as vb:
+        with open_link(vb.url) as link:
+            assert link.request("cfg", header, timeout=10)[1]["ok"]
+            assert link.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6},
+                                timeout=10)[1]["ok"]
+        src, watcher = livelink.source(port=vb.url)
+        srv = server.start(src, port=0)
+        page = browser.page()
+        try:
+            with urllib.request.urlopen(srv.url + "api/state") as r:
+                st = json.loads(r.read())
+            assert [p["name"] for p in st["header"]["players"]] == ["Dan", "Runo"]
+            page.goto(srv.url)
+            page.wait_for_selector('#mat g.zone[data-gate="dan-gold"]', timeout=30000)
+            text = page.inner_text("body")
+            for word in ("Dan", "Runo", "drago", "tigrerra", "450"):
+                assert word in text, (word, text[:2000])
+            assert page.errors == [] and page.offline_requests == []
+        finally:
+            page.close()
+            srv.shutdown()
+            srv.server_close()
+            watcher.close()

@@ -42,7 +42,10 @@ def referee_outputs(path):
                 t = obj["t"]
                 game.feed(obj)
     game.finish(t)
-    return game, [json.loads(events.encode_json(o)) for o in outs], [events.encode_text(o, game) for o in outs]
+    from host_tools.words import Words
+    words = Words(game.header)
+    js = [json.loads(events.encode_json(o)) for o in outs]
+    return game, js, [words.line(d) for d in js]
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +87,7 @@ def test_leds_come_from_the_firmware_feedback(sample_tl):
         leds = s["state"]["leds"]
         if view["phase"] != "play" or view["battle"] or view["choice"] or any(" wins" in o.lower() for o in s["out"]):
             continue
-        if any("REJECTED" in o or "battle on" in o for o in s["out"]):
+        if any("not allowed" in o or "battle on" in o for o in s["out"]):
             continue  # flashes
         for zi, z in enumerate(bj["zones"]):
             run = [leds[i] for i in bj["leds"]["zones"][zi]]
@@ -321,34 +324,73 @@ def test_demo_plays_a_game_through_the_firmware_to_its_winner():
         assert 'undo {"undone": ' in text
 
 
-def test_demo_human_throws_come_from_the_answers():
+def test_demo_human_plays_their_whole_side():
+    """`--players human`: the person places their gate cards, picks which
+    Bakugan to throw where (or misses), plays abilities in their battles and
+    gets `help` for each question."""
     from host_tools.demo_game import run_demo
     stop = threading.Event()
+    out = io.StringIO()
 
     class Person:
-        """Says "missed" (None) twice, then leaves (the demo is stopped)."""
-        asked = 0
+        """Answers each question the demo asks, reading it (and the help) from the terminal."""
+        def __init__(self):
+            self.log = []
 
         def get(self, timeout=None):
-            if self.asked == 2:
+            text = out.getvalue()
+            q = text[text.rindex(">>> "):] if ">>> " in text else ""
+            first = q.splitlines()[0] if q else ""
+            key = first.split(":")[0]           # the question, without what it says of the mat now
+            asked = [a for f, a in self.log if f.split(":")[0] == key]
+            if len([f for f, _ in self.log if f.startswith(">>> your throw")]) >= 5 or len(self.log) > 40:
                 stop.set()
                 raise queue.Empty
-            self.asked += 1
-            return None
+            if not asked:
+                a = "help"
+            elif first.startswith(">>> place a gate card"):
+                a = "gate 2 %d" % (7 if len(asked) == 1 else 10 + len(asked))
+            elif first.startswith(">>> battle on zone"):
+                cards = re.findall(r"ability CARD   play an ability card: (\S+) \(", text)
+                a = "ok" if any(x.startswith("ability") for x in asked) or not cards else "ability " + cards[-1]
+            elif first.startswith(">>> your throw"):
+                zones = re.search(r"gate cards lie on zones ([\d, ]+)", first)
+                other = re.findall(r"throw another of yours: (.*)", text)      # from the help it printed
+                if zones and other and not any(" " in x for x in asked):
+                    a = "%s %s" % (other[-1].split(", ")[-1], zones.group(1).split(", ")[0])
+                else:
+                    a = None            # a miss
+            else:
+                a = None
+            self.log.append((first, a if a is not None else "m"))
+            return a
 
-    out = io.StringIO()
     person = Person()
     # the answers' plumbing; the firmware's modules under CPython are enough (and quicker)
     run_demo(seed=7, speed=0, players="human", out=out, answers=person, stop=stop, firmware="cpython")
     text = out.getvalue()
     human = text.splitlines()[1].split(":")[0].strip()
-    assert person.asked == 2
-    assert text.count(">>> your throw with") == 3
-    # each "missed" answer became a miss event for the Bakugan asked about
-    # (the referee may reject it when the sensing got the turn wrong before)
-    for bak in re.findall(r">>> your throw with (\S+):", text)[:2]:
-        assert re.search(r"%s misses with %s \(missed\)|REJECTED miss: .*%s belongs to %s"
-                         % (re.escape(human), bak, bak, re.escape(human)), text), (bak, text)
+    said = [a for _, a in person.log]
+    # help answered every kind of question it got
+    assert "help" in said and "  help           this list" in text
+    # the person's own gate card: placed where they said
+    gates = [a for a in said if a.startswith("gate ")]
+    assert gates, person.log
+    placed = re.search(r"you put (.+) on zone (\d+)", text)
+    assert placed and placed.group(1).endswith("gate 2"), text      # the card they named, by its number
+    assert "%s places %s on zone %s" % (human, placed.group(1), placed.group(2)) in text
+    # the Bakugan they chose to throw where they said (when the mat read it)
+    chose = [a for a in said if a != "m" and a != "help" and not a.startswith(("gate", "ability", "ok"))]
+    assert chose, [a for _, a in person.log]
+    bak, z = chose[0].split()
+    assert "%s opens %s on zone %s" % (human, bak, z) in text, text
+    # a miss said is a miss
+    assert re.search(r"%s misses with \S+ \(missed\)|not allowed \(miss\)" % re.escape(human), text)
+    # their battle: they played an ability card of theirs, then said it was over
+    assert ">>> battle on zone" in text and "you play %s's card" % human in text, text
+    assert re.search(r"%s plays %s's card \d" % (re.escape(human), re.escape(human)), text)
+    # no page was mentioned: there is none without --view
+    assert "click it on the page" not in text
 
 
 # ------------------------------------------------------------------ live link
@@ -489,3 +531,27 @@ def test_view_live_on_the_virtual_board():
             srv.server_close()
     finally:
         vb.stop()
+
+
+def test_plot_legend_beside_the_traces_and_every_decision_labelled(raw_log, tmp_path, monkeypatch):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from host_tools.commands import plot
+    figs = []
+    monkeypatch.setattr(plt, "close", lambda fig=None: figs.append(fig))
+    tl = timeline.load(raw_log)
+    plot.plot(tl, str(tmp_path / "t.png"))
+    fig = figs[0]
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        leg = ax.get_legend().get_window_extent(r)
+        assert leg.x0 >= ax.get_window_extent(r).x1          # beside the traces, not over them
+        for a in ax.texts:
+            ev, what = a.get_text().split(" ", 1)
+            assert ev and what.strip()                         # every decision says what it was about
+        labels = [t for t in ax.get_yticklabels() if t.get_text()]
+        boxes = [t.get_window_extent(r) for t in labels]
+        for b1, b2 in zip(boxes, boxes[1:]):
+            assert not b1.overlaps(b2)                         # tick labels never overlap

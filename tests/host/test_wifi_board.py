@@ -53,8 +53,11 @@ def test_wifi_ap_join_show_off_on_the_virtual_board(vb):
     r = bakumat("wifi", "join", "--ssid", "Home net", "--password", "-", "--port", vb.url, input=SECRET + "\n")
     assert r.returncode == 0, r.stderr
     assert on_board(vb) == {"version": 1, "mode": "sta", "ssid": "Home net", "key": SECRET}
+    boots = vb.boots
     r = bakumat("wifi", "--port", vb.url, "show")
     assert r.returncode == 0, r.stderr
+    # read-only: read from the running app, the board not restarted
+    assert vb.boots == boots and "maintenance" not in r.stderr
     assert "mode       join a network" in r.stdout and "ssid       Home net" in r.stdout
     assert "password   set (%d characters)" % len(SECRET) in r.stdout
     assert "s3cret" not in r.stdout + r.stderr

@@ -190,6 +190,8 @@ def test_axis_needs_version_2_and_a_known_axis():
     m["sensors"][3]["axis"] = "w"
     with pytest.raises(boards.BoardError, match=r"sensors\[3\]\.axis: expected one of x, y, z"):
         boards.check_mat(m, "x.json")
+
+
 def test_board_show_draws_zone_0_top_left_as_every_view_does():
     from host_tools.commands.board import draw
     text = draw(boards.load("esp32_devkitc"))

@@ -39,10 +39,15 @@ from table.controller import Table, OK, BACK, ROLL_MAX_MS
 from show.feedback import Feedback
 from link.server import Link
 from store.state import State, StoreError
+from store.eventlog import FIELDS, LogError, check_event, _Ids
+from referee import header as game_header
 
 try:
+    import micropython
     from micropython import const
 except ImportError:
+    micropython = None
+
     def const(x):
         return x
 
@@ -186,6 +191,13 @@ class Recorder:
 
     def feed(self, ev):
         self.app._input_zone = ev.get("zone")
+        why = self.app._check_input(ev)
+        if why is not None:
+            if self.j.sink is not None:
+                t = ev.get("t")
+                self.j.sink(("reject", t if type(t) is int else self.j.game.t,
+                             (("input", ev.get("ev") if type(ev.get("ev")) is str else "?"), ("reason", why))))
+            return False
         ok = self.j.feed(ev)
         if ok:
             self.app._accepted(ev)
@@ -224,6 +236,9 @@ class App:
         self.wdt_ms = wdt_ms
         from array import array
         sa = self.bd.get("sensors") or ()
+        za = self.bd.get("zones") or ()
+        self.zone_ids = tuple(int(za[i]) for i in range(0, len(za), _ZF))
+        self.ids = None              # the game's ids (store.eventlog._Ids), to check every input
         self.ch_zone = array("h", [-1] * (len(sa) // 4))     # channel -> zone id (no dict: heap)
         for i in range(0, len(sa), 4):
             self.ch_zone[int(sa[i])] = int(sa[i + 1])
@@ -320,7 +335,20 @@ class App:
         self._view_dirty = True
         return n
 
+    def _restore(self):
+        """The stored game again (after a new one failed to start)."""
+        self._drop_game()
+        gc.collect()
+        try:
+            self._resume()
+        except (StoreError, referee.SetupError, ValueError, KeyError, TypeError, MemoryError, OSError) as e:
+            self.log("stored game not resumed: %s" % e)
+            self._drop_game()
+        if self.listener is not None:
+            self._web_start()
+
     def _drop_game(self):
+        self.ids = None
         self.header = None
         self.game = None
         self.rec = None
@@ -341,6 +369,7 @@ class App:
         gc.collect()
         # the journal keeps the accepted events, so `undo` can take one back
         g = Journal(header, self._game_out)   # SetupError on a bad header
+        ids = _Ids(header)
         rec = Recorder(g, self)
         # the table infers inputs (gate, resolve, miss, move) and takes the
         # buttons; what it feeds goes through the recorder, so it is saved
@@ -367,6 +396,8 @@ class App:
             match.pipeline._start(cal["zero"])
         if save:
             self.store.game_start(header)
+            self.store.save_claims(None)      # a new game: the phones claim again
+        self.ids = ids
         self.header = header
         self.game = g
         self.rec = rec
@@ -389,7 +420,12 @@ class App:
         server is made once, the web app per game."""
         if self.table is not None:
             from link.webapp import WebApp
-            self.web = WebApp(self.page_board, self.table, self._gnow, self._leds, taught=self._taught)
+            try:
+                codes = self.store.load_claims()
+            except OSError:
+                codes = None
+            self.web = WebApp(self.page_board, self.table, self._gnow, self._leds, taught=self._taught,
+                              codes=codes, keep=self._keep_claims, zones=self.zone_ids)
         app = self.web if self.web is not None else _NoGame
         if self.httpd is None:
             from link.httpd import HttpServer
@@ -397,6 +433,13 @@ class App:
                                     getattr(self.b, "web_dir", None) or WEB_DIR, WEB_FILES, "phone.html")
         else:
             self.httpd.app = app
+
+    def _keep_claims(self, codes):
+        try:
+            self.store.save_claims(codes)
+        except OSError as e:
+            self.save_errors += 1
+            self.log("claims not saved: %s" % e)
 
     def _gnow(self):
         return self.gtime(self.clock.ticks_ms())
@@ -412,6 +455,42 @@ class App:
         if t < self.last_t:
             t = self.last_t
         return t
+
+    def _check_input(self, ev):
+        """Why an input event may not go into the game (None: it may): its
+        fields checked as a log's are (store.eventlog: types, the game's
+        ids), a zone must be one of the board's; fields its kind does not
+        have are dropped (whoever sent them: link, phone, buttons), so the
+        saved game holds nothing else."""
+        if type(ev) is not dict:
+            return "an input event must be an object"
+        kind = ev.get("ev")
+        if kind == "undo" or kind == "end":
+            return None
+        spec = FIELDS.get(kind) if type(kind) is str else None
+        if spec is None or self.ids is None:
+            return "unknown input"
+        try:
+            check_event(ev, 0, self.ids)
+        except LogError as e:
+            return e.msg
+        except (KeyError, TypeError, ValueError):
+            return "malformed event"
+        z = ev.get("zone")
+        if z is not None and z not in self.zone_ids:
+            return "no zone %d on this mat" % z
+        for k in list(ev):
+            if k != "t" and k != "ev" and k != "by":
+                keep = False
+                for name, _typ, _req in spec:
+                    if name == k:
+                        keep = True
+                if not keep:
+                    del ev[k]
+        by = ev.get("by")
+        if by is not None and (type(by) is not str or len(by) > 12):
+            del ev["by"]
+        return None
 
     # ---------------------------------------------------------- outputs
     def log(self, msg):
@@ -465,7 +544,7 @@ class App:
         t = ev.get("t", 0)
         if t > self.last_t:
             self.last_t = t
-        if not self.replaying and ev.get("ev") != "land" and ev.get("by") != "amend":
+        if not self.replaying and ev.get("ev") != "land" and ev.get("ev") != "end" and ev.get("by") != "amend":
             # echo accepted controls, wherever they came from (link, buttons,
             # phone, inference), so a recording host logs them all (not the
             # ones an amend feeds again: the `which` or the sensing's `ident`
@@ -643,6 +722,8 @@ class App:
         (docs/table-play.md) applied by the table."""
         self.link.send("mat", {"ev": "button", "name": self.buttons[i][0],
                                "press": "short" if gesture == SHORT else "long", "t": t})
+        if self.web is not None:
+            self.web.open_claim(self.roles[i][0])
         if self.table is not None:
             self._input_zone = None
             self.table.button(i, gesture, t)
@@ -669,19 +750,33 @@ class App:
         elif typ == "cfg":
             if type(body) is not dict:
                 return link.reply(seq, "err", {"code": "bad", "msg": "cfg: the body must be an event-log header object"})
+            # checked before the running game is touched: a refused
+            # configuration leaves it playing
+            try:
+                cls = referee.load(body.get("mode"))
+                game_header.check(body, cls.MIN_PLAYERS, cls.MAX_PLAYERS)
+            except referee.SetupError as e:
+                return link.reply(seq, "err", {"code": "setup", "msg": str(e)})
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                return link.reply(seq, "err", {"code": "setup", "msg": "bad header: %s" % e})
+            err = None
             try:
                 self._new_game(body)
             except referee.SetupError as e:
-                return link.reply(seq, "err", {"code": "setup", "msg": str(e)})
+                err = {"code": "setup", "msg": str(e)}
             except (KeyError, TypeError, ValueError) as e:
-                return link.reply(seq, "err", {"code": "setup", "msg": "bad header: %s" % e})
+                err = {"code": "setup", "msg": "bad header: %s" % e}
             except OSError as e:
                 self.save_errors += 1
-                return link.reply(seq, "err", {"code": "store", "msg": "game not saved: %s" % e})
+                err = {"code": "store", "msg": "game not saved: %s" % e}
             except MemoryError:
-                self._drop_game()
-                gc.collect()
-                return link.reply(seq, "err", {"code": "memory", "msg": "not enough memory for this game"})
+                err = {"code": "memory", "msg": "not enough memory for this game"}
+            if err is not None:
+                # the mode's own deeper checks failed once the old game was
+                # freed (a board has room for one): it comes back from the
+                # store, where it is unchanged
+                self._restore()
+                return link.reply(seq, "err", err)
             link.reply(seq, "ack", {"ok": True})
         elif typ == "ctl":
             ev = body.get("ev") if type(body) is dict else None
@@ -703,7 +798,10 @@ class App:
         elif typ == "end":
             if self.game is None:
                 return link.reply(seq, "err", {"code": "nogame", "msg": "no game: send cfg first"})
-            self.rec.finish(self.gtime(self.clock.ticks_ms()))
+            # an input like any other: saved, and replayed after a reset;
+            # the game is over then (later inputs are refused)
+            if not self.rec.feed({"t": self.gtime(self.clock.ticks_ms()), "ev": "end"}):
+                return link.reply(seq, "ack", {"ok": False, "why": "the game is over"})
             link.reply(seq, "ack", {"ok": True})
         elif typ == "raw":
             if type(body) is not dict or type(body.get("on")) is not bool:
@@ -883,8 +981,11 @@ def _mpy_version():
 def main(build=None, board_path="board.json", root="", profile=False):
     """Start the app on a board: maintenance mode check, board definition
     from board_path, hardware from build(board_def) (hw.esp32.build by
-    default), then loop. Ctrl-C stops the app and returns to the REPL with
-    the watchdog kept fed (board.wdt_park())."""
+    default), then loop. The keyboard interrupt is off while the app runs:
+    a 0x03 byte on the serial line (line noise) is only a byte, and the way
+    to the REPL is the framed `maint` request (docs/runtime.md). Should the
+    app stop all the same (a port without kbd_intr), the watchdog is kept
+    fed (board.wdt_park())."""
     import maint
     if maint.active(root):
         print("BakuMat: maintenance mode (no app, no watchdog). "
@@ -912,6 +1013,9 @@ def main(build=None, board_path="board.json", root="", profile=False):
         # only when an allocation fails: shorter pauses, garbage reclaimed
         # before it splits the free heap
         gc.threshold(gc.mem_free() // 4 + gc.mem_alloc())
+    kbd = getattr(micropython, "kbd_intr", None) if micropython is not None else None
+    if kbd is not None:
+        kbd(-1)
     try:
         a.boot()
         a.run()

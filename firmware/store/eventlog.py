@@ -27,6 +27,7 @@ FIELDS = {
     "choose": (("player", "player", 1), ("action", "action", 1), ("zone", "int", 0)),
     "reveal": (("player", "player", 1), ("gate", "gate", 1), ("bonus", "bonus", 1)),
     "undo": (),  # take back the last accepted event (referee/journal.py)
+    "end": (),   # the game ended by hand (referee/journal.py): nothing after it
     # Extra rules of the official modes (docs/modes/official-extras.md).
     "trap": (("player", "player", 1), ("trap", "item", 1)),
     "gear": (("player", "player", 1), ("gear", "item", 1), ("extra", "bool", 0)),

@@ -30,20 +30,28 @@
     return f;
   }
 
+  // the side's code is kept on the phone: a reload (or the mat's reset) keeps the side
+  var KEY = "bakumat-side", store = window.localStorage;
   function claim(p, c) {
     post("api/claim", c ? {player: p, code: c} : {player: p}).then(function (r) {
       if (r.code) {
         me = r.player; code = r.code;
+        store.setItem(KEY, JSON.stringify([me, code]));
         $("me").textContent = "You play " + hd.players[me].name + " (code " + code + ")";
         $("acts").hidden = false;
         controls();
-      } else {
+      } else if (/already claimed/.test(r.error)) {
         var k = window.prompt(r.error + ": enter that side's code");
         if (k) claim(p, k);
+      } else {
+        $("msg").textContent = r.error;
+        if (c && code === "") { store.removeItem(KEY); code = null; sides(); }
       }
     });
   }
   function sides() {
+    var k = JSON.parse(store.getItem(KEY) || "null");
+    if (k && hd.players[k[0]] && code === null) { code = ""; return claim(k[0], k[1]); }
     var d = $("me");
     d.textContent = "Play as: ";
     hd.players.forEach(function (p, i) { btn(d, p.name, "claim" + i, function () { claim(i); }); });
@@ -141,6 +149,13 @@
     return fetch("api/state" + (seq === null ? "" : "?since=" + seq) + (code ? (seq === null ? "?" : "&") + "code=" + code : ""))
       .then(function (r) {
         if (r.status === 503) throw new Error("no game yet");
+        if (r.status === 403 || r.status === 429) {   // not this side's code any more: a new game
+          code = me = null;
+          store.removeItem(KEY);
+          $("acts").hidden = true;
+          if (hd) sides();
+          throw new Error(r.status === 403 ? "claim a side again" : "too many wrong codes: wait");
+        }
         return r.json();
       }).then(function (s) {
         if (s.board && !m) m = BakuMat.mat($("mat"), s.board, zone);
@@ -161,7 +176,7 @@
         ask();
         if (changed && me !== null) controls();
         $("live").textContent = "live";
-      }).catch(function (e) { $("live").textContent = e.message === "no game yet" ? "waiting for the game set-up" : "disconnected"; });
+      }).catch(function (e) { $("live").textContent = e.message === "no game yet" ? "waiting for the game set-up" : /code|claim/.test(e.message) ? e.message : "disconnected"; });
   }
   function loop() { poll().then(function () { setTimeout(loop, 700); }); }
   loop();

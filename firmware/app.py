@@ -306,7 +306,7 @@ class App:
         if self.listener is not None and self.httpd is None:
             self._web_start()     # the page answers "no game" until a cfg
         self.link.send("hello", {"fw": FW_VERSION, "proto": PROTO, "board": self.bd.get("name"),
-                                 "cause": self.b.reset_cause, "resumed": resumed})
+                                 "cause": self.b.reset_cause, "resumed": resumed, "boot": self.link.boot})
         self.fb.event(("boot", 0, ()))
         return resumed
 
@@ -733,7 +733,7 @@ class App:
         self._busy = True
         link = self.link
         if typ == "ping":
-            link.reply(seq, "pong", {"t": self.clock.ticks_ms()})
+            link.reply(seq, "pong", {"t": self.clock.ticks_ms(), "boot": link.boot})
         elif typ == "version":
             link.reply(seq, "version", {"fw": FW_VERSION, "proto": PROTO, "board": self.bd.get("name"),
                                         "mpy": _mpy_version()})
@@ -937,6 +937,7 @@ class App:
                 "loop_us_max": self.loop_us_max, "mem_free": gc.mem_free() if hasattr(gc, "mem_free") else None,
                 "rx_frames": self.link.dec.frames, "rx_errors": self.link.dec.errors,
                 "rx_garbage": self.link.dec.garbage, "err_dropped": self.link.err_dropped,
+                "rx_stale": self.link.stale,
                 "tx_drops": self.link.tx_drops, "faults": list(self.faults),
                 "wdt": self.b.wdt is not None, "saves": self.store.saves, "save_errors": self.save_errors,
                 "events": self.events, "ticks": self.ticks,

@@ -14,9 +14,11 @@ import json
 
 from host_tools import boards, fwpath
 from host_tools.errors import UserError
+from host_tools.logfile import LimitError, check_line, cut
 
 VERSION = 1
 KIND = "raw"
+MAX_RATE_HZ = 1000     # header `rate_hz`: scans a second a board can take
 BASELINE_SHIFT = 12    # header `baseline`: counts in the sensing pipeline's fixed point
 _SEP = (",", ":")
 
@@ -111,8 +113,9 @@ def _check_header(obj, line, load_board):
     if type(name) is not str or not name:
         raise RawLogError(line, "header: missing field 'board' (the board definition's name)")
     rate = obj.get("rate_hz")
-    if type(rate) not in (int, float) or rate <= 0:
-        raise RawLogError(line, "header: rate_hz: expected a positive number, got %s" % json.dumps(rate))
+    if type(rate) not in (int, float) or not 1 <= rate <= MAX_RATE_HZ:
+        raise RawLogError(line, "header: rate_hz: expected a number of scans a second in 1..%d, got %s"
+                          % (MAX_RATE_HZ, cut(json.dumps(rate), 40)))
     try:
         board = load_board(name)
     except UserError as e:
@@ -171,6 +174,10 @@ def iter_raw(src, load_board=None):
         text = raw.strip()
         if not text:
             continue
+        try:
+            check_line(text, lineno)       # the host readers' shared limits
+        except LimitError as e:
+            raise RawLogError(lineno, e.msg)
         try:
             obj = json.loads(text)
         except ValueError as e:
@@ -235,13 +242,11 @@ def read_lines(src, load_board=None):
 
 
 def read(path, load_board=None):
-    """Read and validate a whole raw log; errors name the file and the line."""
+    """Read and validate a whole raw log; errors name the file and the line
+    (the shared limits of host_tools.logfile first)."""
+    from host_tools.logfile import read_lines as file_lines
+    lines = file_lines(path)
     try:
-        with open(path, encoding="utf-8", newline="") as f:
-            return read_lines(f, load_board)
+        return read_lines(lines, load_board)
     except RawLogError as e:
         raise RawLogError(e.line, e.msg, where=str(path)) from None
-    except UnicodeDecodeError as e:
-        raise UserError("%s: not UTF-8 text (%s)" % (path, e.reason))
-    except OSError as e:
-        raise UserError("%s: cannot read: %s" % (path, e.strerror or e))

@@ -43,18 +43,9 @@ def add_arguments(p):
 
 
 def _read_json(path, what):
-    try:
-        with open(path, encoding="utf-8") as f:
-            first = f.readline()
-            rest = f.read()
-    except OSError as e:
-        raise UserError("cannot read %s %s: %s" % (what, path, e.strerror or e))
-    for text in (first, first + rest):
-        try:
-            return json.loads(text)
-        except ValueError as e:
-            err = e
-    raise UserError("%s: line %s: not valid JSON: %s" % (path, getattr(err, "lineno", 1), getattr(err, "msg", err)))
+    # the host readers' shared limits (line length, nesting, finite numbers)
+    from host_tools.logfile import read_json_file
+    return read_json_file(path)
 
 
 def sample_header(mode):
@@ -160,22 +151,31 @@ def show(bl, as_json):
             print("taught: %s" % (", ".join(taught) or "none"))
 
 
+def _event(text):
+    from host_tools.logfile import loads
+    try:
+        ev = loads(text)
+    except UserError as e:
+        raise UserError("the event is not valid JSON: %s" % e)
+    if type(ev) is not dict or "ev" not in ev:
+        raise UserError('an event is a JSON object with "ev", e.g. {"ev": "resolve"}')
+    return ev
+
+
 def run(args):
+    # the file is read (and refused) before the board is asked anything
+    loaded = header_from_file(args.file) if args.action == "load" else None
+    if args.action == "input":
+        loaded = _event(args.event)
     with boardlink.connect(args.port) as bl:
         if args.action == "new":
             send_header(bl, build_header(args))
         elif args.action == "load":
-            send_header(bl, header_from_file(args.file))
+            send_header(bl, loaded)
         elif args.action == "status":
             show(bl, args.json)
         elif args.action == "input":
-            try:
-                ev = json.loads(args.event)
-            except ValueError as e:
-                raise UserError("the event is not valid JSON: %s" % e)
-            if type(ev) is not dict or "ev" not in ev:
-                raise UserError('an event is a JSON object with "ev", e.g. {"ev": "resolve"}')
-            _, body = bl.request("ctl", ev)
+            _, body = bl.request("ctl", loaded)
             for _, typ, b in bl.link.take("game"):
                 print(termmat.describe(typ, b))
             if not body.get("ok", True):

@@ -198,20 +198,35 @@ class Recorder:
                 self.j.sink(("reject", t if type(t) is int else self.j.game.t,
                              (("input", ev.get("ev") if type(ev.get("ev")) is str else "?"), ("reason", why))))
             return False
+        before = list(self.j.events)
         ok = self.j.feed(ev)
-        if ok:
-            self.app._accepted(ev)
+        if ok and not self.app._accepted(ev):
+            self._unsaved(before, ev)
+            ok = False
         self.app._view_dirty = True
         return ok
 
     def undo(self, t):
         """Take back the last event (a button's long press, a phone): saved
         as an `undo` input event like the link's."""
+        before = list(self.j.events)
         last = self.j.undo(t)
         if last is not None:
-            self.app._accepted({"t": t, "ev": "undo"})
+            ev = {"t": t, "ev": "undo"}
+            if not self.app._accepted(ev):
+                self._unsaved(before, ev)
+                last = None
         self.app._view_dirty = True
         return last
+
+    def _unsaved(self, before, ev):
+        """The input was accepted but its save failed (a full filesystem,
+        a flash error): the game goes back to what is saved, and the
+        input is refused, so the live game never differs from the saved."""
+        self.j.restore(before)
+        if self.j.sink is not None:
+            self.j.sink(("reject", ev.get("t", 0), (("input", ev.get("ev")),
+                                                    ("reason", "not saved: %s" % self.app._save_error))))
 
     def finish(self, t=None):
         self.j.finish(t)
@@ -539,7 +554,18 @@ class App:
                 self.save_errors += 1
                 self.log("signatures not saved: %s" % e)
 
+    _save_error = None
+
     def _accepted(self, ev):
+        """Save an input the journal accepted; False when the save failed
+        (the Recorder then takes it back)."""
+        try:
+            self.store.game_append(ev)
+        except OSError as e:
+            self.save_errors += 1
+            self._save_error = "filesystem full" if e.args and e.args[0] == 28 else str(e)
+            self.log("event not saved: %s" % self._save_error)
+            return False
         self.events += 1
         t = ev.get("t", 0)
         if t > self.last_t:
@@ -550,11 +576,7 @@ class App:
             # ones an amend feeds again: the `which` or the sensing's `ident`
             # that caused it does it again in a replay)
             self.link.send("input", ev)
-        try:
-            self.store.game_append(ev)
-        except OSError as e:
-            self.save_errors += 1
-            self.log("event not saved: %s" % e)
+        return True
 
     # ------------------------------------------------------------- loop
     def run(self, until=None, max_ticks=None):
@@ -800,8 +822,9 @@ class App:
                 return link.reply(seq, "err", {"code": "nogame", "msg": "no game: send cfg first"})
             # an input like any other: saved, and replayed after a reset;
             # the game is over then (later inputs are refused)
+            self._last_reject = None
             if not self.rec.feed({"t": self.gtime(self.clock.ticks_ms()), "ev": "end"}):
-                return link.reply(seq, "ack", {"ok": False, "why": "the game is over"})
+                return link.reply(seq, "ack", {"ok": False, "why": self._last_reject or "the game is over"})
             link.reply(seq, "ack", {"ok": True})
         elif typ == "raw":
             if type(body) is not dict or type(body.get("on")) is not bool:

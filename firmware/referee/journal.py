@@ -107,8 +107,27 @@ class Journal:
         else:
             g.__init__(self.header, None)
         for ev in self.events:
-            g.feed(ev)
+            if ev.get("ev") == "end":
+                g.finish(ev.get("t"))
+                g.phase = 3
+            else:
+                g.feed(ev)
         return g
+
+    def restore(self, events):
+        """The game after `events` again (the app: an input whose save
+        failed is taken back, so the live game stays the saved one). The
+        game is rebuilt in its own object, as undo does."""
+        g = self.game
+        self.game = None
+        self.events = events
+        self.ended = False
+        for ev in events:
+            if ev.get("ev") == "end":
+                self.ended = True
+        self._rebuild(g)
+        g.sink = self.sink
+        self.game = g
 
     def __getattr__(self, name):
         # expects(), view(), turn, ... come from the game.

@@ -112,6 +112,28 @@ class LiveIsSaved(unittest.TestCase):
                                     "note": "<script>alert(1)</script>"}))
         self.assertNotIn(b"script", stored(self.d))
 
+    def test_an_input_that_cannot_be_saved_is_refused(self):
+        rig = self.rig
+        app = rig.app
+        data = stored(self.d)
+        t, before = rig.request("state")
+        real = app.store.game_append
+
+        def full(ev):
+            raise OSError(28, "No space left on device")
+        app.store.game_append = full
+        for body in ({"ev": "gate", "player": 0, "gate": "dan-silver", "zone": 7}, {"ev": "undo"}):
+            t, b = rig.request("ctl", body)
+            self.assertEqual(b["ok"], False)
+            self.assertIn("not saved: filesystem full", b["why"])
+            t, s = rig.request("state")
+            self.assertEqual((s["view"], s["events"]), (before["view"], 2))    # live = saved
+        self.assertEqual(rig.request("end")[1]["ok"], False)
+        self.assertEqual(rig.request("state")[1]["view"]["phase"], before["view"]["phase"])
+        self.assertEqual(stored(self.d), data)
+        app.store.game_append = real
+        self.ok(rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-silver", "zone": 7}))
+
     def test_a_sides_button_opens_a_late_claim(self):
         from link.webapp import WebApp
         app = self.rig.app

@@ -132,9 +132,9 @@ class HostLink:
         reply raises LinkError when check is true."""
         if self.boot is None and typ != "ping":
             # learn the board's boot id: a ping is harmless whenever it runs
-            _, pong = self.request("ping", timeout=timeout)
-            if self.boot is None:
-                self.boot = pong.get("boot") or "" if type(pong) is dict else ""
+            rtyp, pong = self.request("ping", timeout=timeout, check=False)
+            if self.boot is None:      # (a board without boot ids: B1 frames, as before)
+                self.boot = (pong.get("boot") or "") if rtyp == "pong" and type(pong) is dict else ""
         for attempt in (0, 1):
             seq = self.send(typ, body)
             _, rtyp, rbody = self.wait_for(lambda f: f[0] == seq and f[1] in REPLIES, timeout)

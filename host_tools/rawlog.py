@@ -167,6 +167,7 @@ def iter_raw(src, load_board=None):
     header = None
     ids = None
     n = maxc = 0
+    zones = ()
     prev = 0
     lineno = 0
     for raw in src:
@@ -192,6 +193,7 @@ def iter_raw(src, load_board=None):
             ids = el._Ids(header)
             n = len(board["sensors"])
             maxc = board["sensor"]["max_counts"]
+            zones = set(z["id"] for z in board["zones"])
             yield lineno, "header", (header, board)
             continue
         try:
@@ -224,6 +226,9 @@ def iter_raw(src, load_board=None):
             el.check_event(obj, lineno, ids, el.RAW_FIELDS)
         except el.LogError as e:
             raise RawLogError(lineno, e.msg)
+        if "zone" in obj and obj["zone"] not in zones:
+            # as the board refuses it (app._check_input): a replay must not take it
+            raise RawLogError(lineno, "%s event: no zone %d on board %s" % (ev, obj["zone"], header.get("board")))
         yield lineno, "control", obj
     if header is None:
         raise RawLogError(max(lineno, 1), "empty log: no header line")

@@ -117,3 +117,10 @@ def test_zone_argument_checked_against_the_board(tmp_path, capsys, raw_lines):
 def test_game_input_json_limits(capsys):
     err = refused(capsys, "game", "input", "[" * 5000, "--port", "socket://127.0.0.1:1")
     assert "not valid JSON" in err or "nested" in err
+
+
+def test_a_raw_logs_control_on_a_zone_the_board_lacks(tmp_path, capsys, raw_lines):
+    ctl = json.dumps({"t": 150, "ev": "gate", "player": 0, "gate": "dan-silver", "zone": 99})
+    p = write(tmp_path, "r.ndjson", raw_lines[:1] + [ctl] + raw_lines[1:])
+    err = refused(capsys, "replay", p)
+    assert "line 2: gate event: no zone 99 on board reference" in err, err

@@ -410,8 +410,11 @@ class App:
         if cal and "zero" in cal and len(cal["zero"]) == self.b.scanner.n:
             match.pipeline._start(cal["zero"])
         if save:
+            # a new game: the phones claim again (the claims go first: a cut
+            # in between leaves the old game without claims, never the new
+            # one with the old game's)
+            self.store.save_claims(None)
             self.store.game_start(header)
-            self.store.save_claims(None)      # a new game: the phones claim again
         self.ids = ids
         self.header = header
         self.game = g

@@ -39,7 +39,7 @@ from table.controller import Table, OK, BACK, ROLL_MAX_MS
 from show.feedback import Feedback
 from link.server import Link
 from store.state import State, StoreError
-from store.eventlog import FIELDS, LogError, check_event, _Ids
+from store.eventcheck import FIELDS, LogError, check_event, _Ids
 from referee import header as game_header
 
 try:

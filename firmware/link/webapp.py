@@ -33,7 +33,7 @@ except ImportError:  # CPython
         return x
 
 from referee import events as _events
-from store.eventlog import FIELDS
+from store.eventcheck import FIELDS
 
 RING = const(32)
 FAIL_MAX = const(5)        # wrong tokens a client may send before it waits

@@ -39,10 +39,15 @@ from table.controller import Table, OK, BACK, ROLL_MAX_MS
 from show.feedback import Feedback
 from link.server import Link
 from store.state import State, StoreError
+from store.eventcheck import FIELDS, LogError, check_event, _Ids
+from referee import header as game_header
 
 try:
+    import micropython
     from micropython import const
 except ImportError:
+    micropython = None
+
     def const(x):
         return x
 
@@ -187,20 +192,42 @@ class Recorder:
 
     def feed(self, ev):
         self.app._input_zone = ev.get("zone")
+        why = self.app._check_input(ev)
+        if why is not None:
+            if self.j.sink is not None:
+                t = ev.get("t")
+                self.j.sink(("reject", t if type(t) is int else self.j.game.t,
+                             (("input", ev.get("ev") if type(ev.get("ev")) is str else "?"), ("reason", why))))
+            return False
+        before = list(self.j.events)
         ok = self.j.feed(ev)
-        if ok:
-            self.app._accepted(ev)
+        if ok and not self.app._accepted(ev):
+            self._unsaved(before, ev)
+            ok = False
         self.app._view_dirty = True
         return ok
 
     def undo(self, t):
         """Take back the last event (a button's long press, a phone): saved
         as an `undo` input event like the link's."""
+        before = list(self.j.events)
         last = self.j.undo(t)
         if last is not None:
-            self.app._accepted({"t": t, "ev": "undo"})
+            ev = {"t": t, "ev": "undo"}
+            if not self.app._accepted(ev):
+                self._unsaved(before, ev)
+                last = None
         self.app._view_dirty = True
         return last
+
+    def _unsaved(self, before, ev):
+        """The input was accepted but its save failed (a full filesystem,
+        a flash error): the game goes back to what is saved, and the
+        input is refused, so the live game never differs from the saved."""
+        self.j.restore(before)
+        if self.j.sink is not None:
+            self.j.sink(("reject", ev.get("t", 0), (("input", ev.get("ev")),
+                                                    ("reason", "not saved: %s" % self.app._save_error))))
 
     def finish(self, t=None):
         self.j.finish(t)
@@ -225,6 +252,9 @@ class App:
         self.wdt_ms = wdt_ms
         from array import array
         sa = self.bd.get("sensors") or ()
+        za = self.bd.get("zones") or ()
+        self.zone_ids = tuple(int(za[i]) for i in range(0, len(za), _ZF))
+        self.ids = None              # the game's ids (store.eventlog._Ids), to check every input
         self.ch_zone = array("h", [-1] * (len(sa) // 4))     # channel -> zone id (no dict: heap)
         for i in range(0, len(sa), 4):
             self.ch_zone[int(sa[i])] = int(sa[i + 1])
@@ -292,7 +322,7 @@ class App:
         if self.listener is not None and self.httpd is None:
             self._web_start()     # the page answers "no game" until a cfg
         self.link.send("hello", {"fw": FW_VERSION, "proto": PROTO, "board": self.bd.get("name"),
-                                 "cause": self.b.reset_cause, "resumed": resumed})
+                                 "cause": self.b.reset_cause, "resumed": resumed, "boot": self.link.boot})
         self.fb.event(("boot", 0, ()))
         return resumed
 
@@ -321,7 +351,20 @@ class App:
         self._view_dirty = True
         return n
 
+    def _restore(self):
+        """The stored game again (after a new one failed to start)."""
+        self._drop_game()
+        gc.collect()
+        try:
+            self._resume()
+        except (StoreError, referee.SetupError, ValueError, KeyError, TypeError, MemoryError, OSError) as e:
+            self.log("stored game not resumed: %s" % e)
+            self._drop_game()
+        if self.listener is not None:
+            self._web_start()
+
     def _drop_game(self):
+        self.ids = None
         self.header = None
         self.game = None
         self.rec = None
@@ -342,6 +385,7 @@ class App:
         gc.collect()
         # the journal keeps the accepted events, so `undo` can take one back
         g = Journal(header, self._game_out)   # SetupError on a bad header
+        ids = _Ids(header)
         rec = Recorder(g, self)
         # the table infers inputs (gate, resolve, miss, move) and takes the
         # buttons; what it feeds goes through the recorder, so it is saved
@@ -367,7 +411,12 @@ class App:
         if cal and "zero" in cal and len(cal["zero"]) == self.b.scanner.n:
             match.pipeline.start(cal["zero"])
         if save:
+            # a new game: the phones claim again (the claims go first: a cut
+            # in between leaves the old game without claims, never the new
+            # one with the old game's)
+            self.store.save_claims(None)
             self.store.game_start(header)
+        self.ids = ids
         self.header = header
         self.game = g
         self.rec = rec
@@ -390,7 +439,12 @@ class App:
         server is made once, the web app per game."""
         if self.table is not None:
             from link.webapp import WebApp
-            self.web = WebApp(self.page_board, self.table, self._gnow, self._leds, taught=self._taught)
+            try:
+                codes = self.store.load_claims()
+            except OSError:
+                codes = None
+            self.web = WebApp(self.page_board, self.table, self._gnow, self._leds, taught=self._taught,
+                              codes=codes, keep=self._keep_claims, zones=self.zone_ids)
         app = self.web if self.web is not None else _NoGame
         if self.httpd is None:
             from link.httpd import HttpServer
@@ -398,6 +452,13 @@ class App:
                                     getattr(self.b, "web_dir", None) or WEB_DIR, WEB_FILES, "phone.html")
         else:
             self.httpd.app = app
+
+    def _keep_claims(self, codes):
+        try:
+            self.store.save_claims(codes)
+        except OSError as e:
+            self.save_errors += 1
+            self.log("claims not saved: %s" % e)
 
     def _gnow(self):
         return self.gtime(self.clock.ticks_ms())
@@ -413,6 +474,42 @@ class App:
         if t < self.last_t:
             t = self.last_t
         return t
+
+    def _check_input(self, ev):
+        """Why an input event may not go into the game (None: it may): its
+        fields checked as a log's are (store.eventlog: types, the game's
+        ids), a zone must be one of the board's; fields its kind does not
+        have are dropped (whoever sent them: link, phone, buttons), so the
+        saved game holds nothing else."""
+        if type(ev) is not dict:
+            return "an input event must be an object"
+        kind = ev.get("ev")
+        if kind == "undo" or kind == "end":
+            return None
+        spec = FIELDS.get(kind) if type(kind) is str else None
+        if spec is None or self.ids is None:
+            return "unknown input"
+        try:
+            check_event(ev, 0, self.ids)
+        except LogError as e:
+            return e.msg
+        except (KeyError, TypeError, ValueError):
+            return "malformed event"
+        z = ev.get("zone")
+        if z is not None and z not in self.zone_ids:
+            return "no zone %d on this mat" % z
+        for k in list(ev):
+            if k != "t" and k != "ev" and k != "by":
+                keep = False
+                for name, _typ, _req in spec:
+                    if name == k:
+                        keep = True
+                if not keep:
+                    del ev[k]
+        by = ev.get("by")
+        if by is not None and (type(by) is not str or len(by) > 12):
+            del ev["by"]
+        return None
 
     # ---------------------------------------------------------- outputs
     def log(self, msg):
@@ -461,22 +558,29 @@ class App:
                 self.save_errors += 1
                 self.log("signatures not saved: %s" % e)
 
+    _save_error = None
+
     def _accepted(self, ev):
+        """Save an input the journal accepted; False when the save failed
+        (the Recorder then takes it back)."""
+        try:
+            self.store.game_append(ev)
+        except OSError as e:
+            self.save_errors += 1
+            self._save_error = "filesystem full" if e.args and e.args[0] == 28 else str(e)
+            self.log("event not saved: %s" % self._save_error)
+            return False
         self.events += 1
         t = ev.get("t", 0)
         if t > self.last_t:
             self.last_t = t
-        if not self.replaying and ev.get("ev") != "land" and ev.get("by") != "amend":
+        if not self.replaying and ev.get("ev") != "land" and ev.get("ev") != "end" and ev.get("by") != "amend":
             # echo accepted controls, wherever they came from (link, buttons,
             # phone, inference), so a recording host logs them all (not the
             # ones an amend feeds again: the `which` or the sensing's `ident`
             # that caused it does it again in a replay)
             self.link.send("input", ev)
-        try:
-            self.store.game_append(ev)
-        except OSError as e:
-            self.save_errors += 1
-            self.log("event not saved: %s" % e)
+        return True
 
     # ------------------------------------------------------------- loop
     def run(self, until=None, max_ticks=None):
@@ -648,6 +752,8 @@ class App:
         (docs/table-play.md) applied by the table."""
         self.link.send("mat", {"ev": "button", "name": self.buttons[i][0],
                                "press": "short" if gesture == SHORT else "long", "t": t})
+        if self.web is not None:
+            self.web.open_claim(self.roles[i][0])
         if self.table is not None:
             self._input_zone = None
             self.table.button(i, gesture, t)
@@ -657,7 +763,7 @@ class App:
         self._busy = True
         link = self.link
         if typ == "ping":
-            link.reply(seq, "pong", {"t": self.clock.ticks_ms()})
+            link.reply(seq, "pong", {"t": self.clock.ticks_ms(), "boot": link.boot})
         elif typ == "version":
             link.reply(seq, "version", {"fw": FW_VERSION, "proto": PROTO, "board": self.bd.get("name"),
                                         "mpy": _mpy_version()})
@@ -681,19 +787,33 @@ class App:
         elif typ == "cfg":
             if type(body) is not dict:
                 return link.reply(seq, "err", {"code": "bad", "msg": "cfg: the body must be an event-log header object"})
+            # checked before the running game is touched: a refused
+            # configuration leaves it playing
+            try:
+                cls = referee.load(body.get("mode"))
+                game_header.check(body, cls.MIN_PLAYERS, cls.MAX_PLAYERS)
+            except referee.SetupError as e:
+                return link.reply(seq, "err", {"code": "setup", "msg": str(e)})
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                return link.reply(seq, "err", {"code": "setup", "msg": "bad header: %s" % e})
+            err = None
             try:
                 self._new_game(body)
             except referee.SetupError as e:
-                return link.reply(seq, "err", {"code": "setup", "msg": str(e)})
+                err = {"code": "setup", "msg": str(e)}
             except (KeyError, TypeError, ValueError) as e:
-                return link.reply(seq, "err", {"code": "setup", "msg": "bad header: %s" % e})
+                err = {"code": "setup", "msg": "bad header: %s" % e}
             except OSError as e:
                 self.save_errors += 1
-                return link.reply(seq, "err", {"code": "store", "msg": "game not saved: %s" % e})
+                err = {"code": "store", "msg": "game not saved: %s" % e}
             except MemoryError:
-                self._drop_game()
-                gc.collect()
-                return link.reply(seq, "err", {"code": "memory", "msg": "not enough memory for this game"})
+                err = {"code": "memory", "msg": "not enough memory for this game"}
+            if err is not None:
+                # the mode's own deeper checks failed once the old game was
+                # freed (a board has room for one): it comes back from the
+                # store, where it is unchanged
+                self._restore()
+                return link.reply(seq, "err", err)
             link.reply(seq, "ack", {"ok": True})
         elif typ == "ctl":
             ev = body.get("ev") if type(body) is dict else None
@@ -715,7 +835,11 @@ class App:
         elif typ == "end":
             if self.game is None:
                 return link.reply(seq, "err", {"code": "nogame", "msg": "no game: send cfg first"})
-            self.rec.finish(self.gtime(self.clock.ticks_ms()))
+            # an input like any other: saved, and replayed after a reset;
+            # the game is over then (later inputs are refused)
+            self._last_reject = None
+            if not self.rec.feed({"t": self.gtime(self.clock.ticks_ms()), "ev": "end"}):
+                return link.reply(seq, "ack", {"ok": False, "why": self._last_reject or "the game is over"})
             link.reply(seq, "ack", {"ok": True})
         elif typ == "raw":
             if type(body) is not dict or type(body.get("on")) is not bool:
@@ -876,7 +1000,8 @@ class App:
 
     def _wifi(self):
         """The Wi-Fi setting (wifi.json, docs/formats/wifi-v1.md) as read now,
-        the password never sent: its length only. Read-only, no restart."""
+        the password never sent, nor anything about it but whether one is
+        set. Read-only, no restart."""
         try:
             with open(self.store.path("wifi.json")) as f:
                 text = f.read()
@@ -890,7 +1015,7 @@ class App:
             return {"ok": True, "present": True, "valid": False}
         key = cfg.get("key") or ""
         return {"ok": True, "present": True, "valid": True, "version": cfg.get("version"), "mode": cfg.get("mode"),
-                "ssid": cfg.get("ssid"), "key_len": len(key) if type(key) is str else 0}
+                "ssid": cfg.get("ssid"), "key_set": bool(key), "open": cfg.get("open") is True}
 
     def health(self):
         return {"uptime_ms": self.clock.ticks_diff(self.clock.ticks_ms(), self.boot_ms),
@@ -898,6 +1023,7 @@ class App:
                 "loop_us_max": self.loop_us_max, "mem_free": gc.mem_free() if hasattr(gc, "mem_free") else None,
                 "rx_frames": self.link.dec.frames, "rx_errors": self.link.dec.errors,
                 "rx_garbage": self.link.dec.garbage, "err_dropped": self.link.err_dropped,
+                "rx_stale": self.link.stale,
                 "tx_drops": self.link.tx_drops, "faults": list(self.faults),
                 "wdt": self.b.wdt is not None, "saves": self.store.saves, "save_errors": self.save_errors,
                 "events": self.events, "ticks": self.ticks,
@@ -942,8 +1068,11 @@ def _mpy_version():
 def main(build=None, board_path="board.json", root="", profile=False):
     """Start the app on a board: maintenance mode check, board definition
     from board_path, hardware from build(board_def) (hw.esp32.build by
-    default), then loop. Ctrl-C stops the app and returns to the REPL with
-    the watchdog kept fed (board.wdt_park())."""
+    default), then loop. The keyboard interrupt is off while the app runs:
+    a 0x03 byte on the serial line (line noise) is only a byte, and the way
+    to the REPL is the framed `maint` request (docs/runtime.md). Should the
+    app stop all the same (a port without kbd_intr), the watchdog is kept
+    fed (board.wdt_park())."""
     import maint
     if maint.active(root):
         print("BakuMat: maintenance mode (no app, no watchdog). "
@@ -971,6 +1100,9 @@ def main(build=None, board_path="board.json", root="", profile=False):
         # only when an allocation fails: shorter pauses, garbage reclaimed
         # before it splits the free heap
         gc.threshold(gc.mem_free() // 4 + gc.mem_alloc())
+    kbd = getattr(micropython, "kbd_intr", None) if micropython is not None else None
+    if kbd is not None:
+        kbd(-1)
     try:
         a.boot()
         a.run()

@@ -57,8 +57,13 @@ class Phone:
                 if files:
                     self._get(files.pop(0))
                 elif code is None:
-                    code = self._post("api/claim", {"player": 1})["code"]
-                    self._post("api/input", {"code": code, "ev": "undo"})   # refused or not: it is answered
+                    try:
+                        code = self._post("api/claim", {"player": 1})["code"]
+                        self._post("api/input", {"code": code, "ev": "undo"})   # refused or not: it is answered
+                    except urllib.error.HTTPError as e:
+                        if e.code != 409:
+                            raise
+                        code = ""   # play had started (a late claim needs the side's button): it watches
                 else:
                     data = self._get("api/state" + ("" if seq is None else "?since=%d" % seq))
                     self.max_state = max(self.max_state, len(data))

@@ -62,10 +62,13 @@ def main(argv=None):
         parser.print_help()
         return 2
     mod = importlib.import_module(args._module)
+    from host_tools.logfile import message
+    out = sys.stdout
+    sys.stdout = Shown(out)
     try:
         return int(mod.run(args) or 0)
     except UserError as e:
-        print("bakumat %s: error: %s" % (args._name, e), file=sys.stderr)
+        print("bakumat %s: error: %s" % (args._name, message(str(e))), file=sys.stderr)
         return e.code
     except KeyboardInterrupt:
         print("bakumat: interrupted", file=sys.stderr)
@@ -76,8 +79,27 @@ def main(argv=None):
         if args.debug:
             raise
         print("bakumat %s: internal error: %s: %s (rerun with --debug for details)"
-              % (args._name, type(e).__name__, e), file=sys.stderr)
+              % (args._name, type(e).__name__, message(str(e))), file=sys.stderr)
         return 3
+    finally:
+        sys.stdout = out
+
+
+class Shown:
+    """A command's stdout: what it prints from logs and boards (a player's
+    name with an ANSI escape, a lone surrogate) shows escaped, never acts
+    on the terminal. .raw is the stream itself, for a command's own
+    terminal control (monitor's screen)."""
+
+    def __init__(self, stream):
+        self.raw = stream
+
+    def write(self, text):
+        from host_tools.logfile import escape
+        return self.raw.write(escape(text) if type(text) is str else text)
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,17 @@ and check bytes identically.
         for seq, typ, body in link.take("game"): ...
 
 Text outside frames (REPL output, prints) collects in link.console.
+
+Requests carry an identity once the board's boot id is known (from its
+`hello`, or a `ping` that request() sends first): B2 frames with this
+session's random id and the boot id, so a reply is matched to this
+session's request only, and a request that reaches the board after it
+restarted is refused (`err stale`), not applied: request() then sends it
+again, once, to the board as it is now. A board without boot ids (older
+firmware) gets B1 frames as before.
 """
 import collections
+import os
 import time
 
 from host_tools import fwpath
@@ -41,6 +50,8 @@ class HostLink:
         self.decode_errors = []
         self.dec = codec.Decoder(self._on_frame, self._on_error, max_len=max_len, keep_text=True)
         self._seq = 0
+        self.sid = os.urandom(4).hex()      # this session's identity
+        self.boot = None                    # the board's boot id; "" for a board without one
         self.tx_bytes = 0
         self.last_board_seq = None
         self.lost = 0
@@ -70,7 +81,8 @@ class HostLink:
 
     def send(self, typ, body=None):
         self._seq = (self._seq % 65535) + 1
-        self.write_raw(codec.encode(self._seq, typ, {} if body is None else body))
+        ident = "%s-%s" % (self.sid, self.boot) if self.boot else None
+        self.write_raw(codec.encode(self._seq, typ, {} if body is None else body, ident))
         return self._seq
 
     def pump(self, timeout=0.05):
@@ -89,6 +101,11 @@ class HostLink:
         return len(data or b"")
 
     def _on_frame(self, seq, typ, body):
+        ident = self.dec.ident
+        if ident is not None and not ident.startswith(self.sid + "-"):
+            return              # the reply to another session's request
+        if typ == "hello" and type(body) is dict:
+            self.boot = body.get("boot") or ""      # the board (re)started
         if typ not in REPLIES:
             if self.last_board_seq is not None:
                 gap = (seq - self.last_board_seq - 1) % 65536
@@ -117,8 +134,18 @@ class HostLink:
     def request(self, typ, body=None, timeout=5.0, check=True):
         """Send a request and return (reply type, reply body). An `err`
         reply raises LinkError when check is true."""
-        seq = self.send(typ, body)
-        _, rtyp, rbody = self.wait_for(lambda f: f[0] == seq and f[1] in REPLIES, timeout)
+        if self.boot is None and typ != "ping":
+            # learn the board's boot id: a ping is harmless whenever it runs
+            rtyp, pong = self.request("ping", timeout=timeout, check=False)
+            if self.boot is None:      # (a board without boot ids: B1 frames, as before)
+                self.boot = (pong.get("boot") or "") if rtyp == "pong" and type(pong) is dict else ""
+        for attempt in (0, 1):
+            seq = self.send(typ, body)
+            _, rtyp, rbody = self.wait_for(lambda f: f[0] == seq and f[1] in REPLIES, timeout)
+            if rtyp == "err" and type(rbody) is dict and rbody.get("code") == "stale" and attempt == 0:
+                self.boot = rbody.get("boot") or ""      # the board restarted: not applied, send it again
+                continue
+            break
         if check and rtyp == "err":
             raise LinkError("board refused %s: %s: %s" % (typ, rbody.get("code"), rbody.get("msg")),
                             rbody.get("code"), rbody)

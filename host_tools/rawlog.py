@@ -14,9 +14,11 @@ import json
 
 from host_tools import boards, fwpath
 from host_tools.errors import UserError
+from host_tools.logfile import LimitError, check_line, cut
 
 VERSION = 1
 KIND = "raw"
+MAX_RATE_HZ = 1000     # header `rate_hz`: scans a second a board can take
 BASELINE_SHIFT = 12    # header `baseline`: counts in the sensing pipeline's fixed point
 _SEP = (",", ":")
 
@@ -114,8 +116,9 @@ def _check_header(obj, line, load_board):
     if type(name) is not str or not name:
         raise RawLogError(line, "header: missing field 'board' (the board definition's name)")
     rate = obj.get("rate_hz")
-    if type(rate) not in (int, float) or rate <= 0:
-        raise RawLogError(line, "header: rate_hz: expected a positive number, got %s" % json.dumps(rate))
+    if type(rate) not in (int, float) or not 1 <= rate <= MAX_RATE_HZ:
+        raise RawLogError(line, "header: rate_hz: expected a number of scans a second in 1..%d, got %s"
+                          % (MAX_RATE_HZ, cut(json.dumps(rate), 40)))
     try:
         board = load_board(name)
     except UserError as e:
@@ -182,6 +185,7 @@ def iter_raw(src, load_board=None):
     header = None
     ids = None
     n = maxc = 0
+    zones = ()
     prev = 0
     lineno = 0
     for raw in src:
@@ -189,6 +193,10 @@ def iter_raw(src, load_board=None):
         text = raw.strip()
         if not text:
             continue
+        try:
+            check_line(text, lineno)       # the host readers' shared limits
+        except LimitError as e:
+            raise RawLogError(lineno, e.msg)
         try:
             obj = json.loads(text)
         except ValueError as e:
@@ -203,6 +211,7 @@ def iter_raw(src, load_board=None):
             ids = el._Ids(header)
             n = len(board["sensors"])
             maxc = board["sensor"]["max_counts"]
+            zones = set(z["id"] for z in board["zones"])
             yield lineno, "header", (header, board)
             continue
         try:
@@ -235,6 +244,9 @@ def iter_raw(src, load_board=None):
             el.check_event(obj, lineno, ids, el.RAW_FIELDS)
         except el.LogError as e:
             raise RawLogError(lineno, e.msg)
+        if "zone" in obj and obj["zone"] not in zones:
+            # as the board refuses it (app._check_input): a replay must not take it
+            raise RawLogError(lineno, "%s event: no zone %d on board %s" % (ev, obj["zone"], header.get("board")))
         yield lineno, "control", obj
     if header is None:
         raise RawLogError(max(lineno, 1), "empty log: no header line")
@@ -253,13 +265,11 @@ def read_lines(src, load_board=None):
 
 
 def read(path, load_board=None):
-    """Read and validate a whole raw log; errors name the file and the line."""
+    """Read and validate a whole raw log; errors name the file and the line
+    (the shared limits of host_tools.logfile first)."""
+    from host_tools.logfile import read_lines as file_lines
+    lines = file_lines(path)
     try:
-        with open(path, encoding="utf-8", newline="") as f:
-            return read_lines(f, load_board)
+        return read_lines(lines, load_board)
     except RawLogError as e:
         raise RawLogError(e.line, e.msg, where=str(path)) from None
-    except UnicodeDecodeError as e:
-        raise UserError("%s: not UTF-8 text (%s)" % (path, e.reason))
-    except OSError as e:
-        raise UserError("%s: cannot read: %s" % (path, e.strerror or e))

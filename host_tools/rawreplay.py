@@ -45,6 +45,9 @@ def replay_raw(path, mode, out=None, use_context=True, zone=None):
                 items.append((lineno, kind, obj["t"], obj))
     except rawlog.RawLogError as e:
         raise UserError("%s: %s" % (path, e))
+    if zone is not None and zone not in [z["id"] for z in board["zones"]]:
+        raise UserError("--zone %d: board %s has no such zone (zones %s)"
+                        % (zone, board.get("name"), ", ".join(str(z["id"]) for z in board["zones"])))
     fwpath.ensure()
     import referee
     from referee.journal import Journal

@@ -9,8 +9,9 @@ sensors, LEDs, buzzer and watchdog (CPython host side).
     vb.leds, vb.tones                  # what the strip and the buzzer did
     vb.stop()
 
-The process's stdin/stdout/stderr are a pty (raw, but Ctrl-C still raises
-KeyboardInterrupt as on a board), bridged to a TCP server on 127.0.0.1:PORT:
+The process's stdin/stdout/stderr are a pty (raw: a 0x03 byte is a byte, as
+on a board's UART; the app has its keyboard interrupt off, and at the REPL
+MicroPython reads Ctrl-C itself), bridged to a TCP server on 127.0.0.1:PORT:
 pyserial (`socket://127.0.0.1:PORT`), `bakumat` commands and real `mpremote
 connect socket://127.0.0.1:PORT resume ...` talk to it as to a board. The
 side channel (firmware/hw/vboard.py documents it) carries sensor frames to
@@ -215,15 +216,12 @@ class VBoard:
         return self
 
     def _setup_tty(self, fd):
-        # raw bytes both ways (no echo, no CR/LF mapping), but Ctrl-C still
-        # signals the process like a board's keyboard interrupt
+        # raw bytes both ways (no echo, no CR/LF mapping, no signals): as a
+        # board's UART. A 0x03 reaches the interpreter as a byte: the app
+        # (keyboard interrupt off, micropython.kbd_intr(-1)) skips it as
+        # line noise; at the REPL it interrupts as on a board. (A signal
+        # would kill the unix port once the app turned the interrupt off.)
         tty.setraw(fd)
-        a = termios.tcgetattr(fd)
-        a[3] |= termios.ISIG
-        a[6][termios.VINTR] = 3
-        a[6][termios.VQUIT] = 0
-        a[6][termios.VSUSP] = 0
-        termios.tcsetattr(fd, termios.TCSANOW, a)
 
     def _spawn(self, cause):
         env = dict(os.environ)
@@ -539,6 +537,16 @@ class VBoard:
             time.sleep(0.1)
             w = self._wdt
             if w is None or self._wdt_parked:
+                continue
+            # an interpreter that died with its watchdog running: a board's
+            # watchdog resets the chip (not a process we stopped: restart()
+            # spawns the next one under the lock)
+            with self._lock:
+                p = self.proc
+                dead = p is not None and p.poll() is not None and not self._stop and self._wdt is not None
+            if dead:
+                self._wdt = None
+                self.restart("wdt")
                 continue
             if self._holding:
                 self._last_msg = time.monotonic()    # waiting for us is not a hang

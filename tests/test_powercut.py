@@ -1,7 +1,9 @@
 """Power-loss safety of the board's stored state, proven on the real
 MicroPython littlefs driver (vfs.VfsLfs2) over a RAM block device, with the
-power cut at every block write of a game's worth of saves
-(tests/mp/powercut.py does the work; this checks its verdict)."""
+power cut at every block write of a game's worth of saves: the store alone
+(tests/mp/powercut.py), then the app itself through a game with its resume,
+an `end`, refused `cfg`s and a full filesystem (tests/mp/powercut_app.py).
+The scripts do the work; this checks their verdicts."""
 import os
 import re
 
@@ -36,3 +38,16 @@ def test_harness_catches_an_unsafe_writer(tmp_path):
     rc, (nsaves, writes, cuts, ok, bad), out = run("naive", 8, tmp_path)
     assert rc == 0, out[-3000:]
     assert bad > 0
+
+
+def test_the_app_resumes_the_saved_game_after_a_cut_at_every_write(tmp_path):
+    r = micropython([os.path.join(HERE, "mp", "powercut_app.py"), FIRMWARE, HERE, str(tmp_path)],
+                    heapsize="2M", timeout=600)
+    out = r.stdout + r.stderr
+    m = re.search(r"RESULT steps=(\d+) writes=(\d+) cuts=(\d+) ok=(\d+) bad=(\d+)", out)
+    assert m, out[-3000:]
+    steps, writes, cuts, ok, bad = [int(x) for x in m.groups()]
+    print("app power-cut campaign: %d steps, %d cut points, %d resumed as saved" % (steps, cuts, ok))
+    assert r.returncode == 0 and bad == 0, out[-3000:]
+    assert cuts == writes and cuts > 5 * steps and ok == cuts
+    assert "FULL ok" in out

@@ -258,15 +258,17 @@ def run_mpremote(vb, *args):
                           capture_output=True, text=True, timeout=60)
 
 
-def test_mpremote_stops_the_app_and_maintenance_mode(board):
+def test_line_noise_never_stops_the_app_and_maintenance_mode(board):
     with VBoard(board, lockstep=False) as vb:
         link = vb.link()
         assert link.request("version", timeout=10)[0] == "version"     # the app runs
-        # Ctrl-C from mpremote stops the app; the REPL answers; the watchdog is parked
-        r = run_mpremote(vb, "exec", "print('sum', 6 * 7)")
-        assert r.returncode == 0, r.stderr
-        assert "sum 42" in r.stdout
-        assert vb._wdt_parked and vb.resets == []
+        # Ctrl-C and Ctrl-D on the line are noise to the app (its keyboard
+        # interrupt is off): it goes on answering, the watchdog is not parked
+        vb.serial_write(b"\x03")
+        vb.serial_write(b"\x03\x04\x03\x01")
+        assert link.request("ping", timeout=10)[0] == "pong"
+        assert not vb._wdt_parked and vb.resets == []
+        assert "KeyboardInterrupt" not in vb.console_text()
         # back to the app, then ask it for maintenance mode over the link
         vb.restart("hard")
         vb.wait_booted()
@@ -278,10 +280,31 @@ def test_mpremote_stops_the_app_and_maintenance_mode(board):
         while "maintenance mode" not in vb.console_text() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert [c for _, c in vb.resets] == ["hard", "hard"]
+        # in maintenance mode mpremote has the REPL (Ctrl-C works there)
+        r = run_mpremote(vb, "exec", "print('sum', 6 * 7)")
+        assert r.returncode == 0 and "sum 42" in r.stdout, r.stderr
         assert os.path.exists(os.path.join(vb.workdir, "maint"))
         r = run_mpremote(vb, "exec", "import maint; maint.leave(); print('left')")
         assert r.returncode == 0 and "left" in r.stdout, r.stderr
         assert not os.path.exists(os.path.join(vb.workdir, "maint"))
+
+
+def test_a_dead_interpreter_is_restarted_as_a_watchdog_would(board):
+    import signal
+    import time
+    with VBoard(board, lockstep=False) as vb:
+        link = vb.link()
+        link.request("cfg", sample_header(), timeout=10)
+        link.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6}, timeout=10)
+        os.kill(vb.proc.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while [c for _, c in vb.resets] != ["wdt"]:
+            assert time.monotonic() < deadline, vb.resets
+            time.sleep(0.05)
+        vb.wait_booted()
+        link = vb.link()
+        _, st = link.request("state", timeout=10)
+        assert st["events"] == 1      # the game resumed from the store
 
 
 def test_littlefs_image_as_the_boards_filesystem(board, tmp_path):

@@ -116,6 +116,41 @@ def set_cpu(hz):
     return f()
 
 
+KEY_CHARS = "abcdefghjkmnpqrstuvwxyz23456789"    # no 0/o, 1/l/i: read off a screen, typed on a phone
+KEY_LEN = 14                                    # 14 of 31 symbols: 69 bits
+
+
+def ap_key(cfg, path):
+    """The access point's WPA2 key. An access point is open only when its
+    wifi.json says so by name ("open": true); without a key, one is made
+    from the board's random source at this first start and kept in
+    wifi.json (`bakumat wifi show --reveal` shows it)."""
+    key = cfg.get("key") or ""
+    if key or cfg.get("mode") == "sta" or cfg.get("open") is True:
+        return key
+    try:
+        from os import urandom
+    except ImportError:  # pragma: no cover - ports without os.urandom
+        urandom = None
+    out = []
+    while len(out) < KEY_LEN:
+        if urandom is not None:
+            b = urandom(1)[0]
+        else:  # pragma: no cover
+            import random
+            b = random.getrandbits(8)
+        if b < 248:                 # 248 = 8 x 31: no bias
+            out.append(KEY_CHARS[b % 31])
+    key = "".join(out)
+    cfg["key"] = key
+    from store import safe
+    try:
+        safe.write_json(path, cfg)
+    except OSError:
+        pass        # used all the same; made again at the next start
+    return key
+
+
 def wifi_listener(path="wifi.json"):
     """The phone page's listening socket (port 80), or None when the host
     wrote no wifi.json (docs/table-play.md, "Wi-Fi"):
@@ -137,7 +172,7 @@ def wifi_listener(path="wifi.json"):
     import network
     import socket
     ssid = cfg.get("ssid") or "BakuMat"
-    key = cfg.get("key") or ""
+    key = ap_key(cfg, path)
     if cfg.get("mode") == "sta":
         wl = network.WLAN(network.STA_IF)
         wl.active(True)

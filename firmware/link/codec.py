@@ -7,7 +7,15 @@ A frame is one line of printable text that starts with the byte 0x1E
 
 seq: decimal 0..65535; type: [a-z]{1,12}; body: JSON (no newline); crc:
 4 lowercase hex digits, CRC-16/CCITT-FALSE of the bytes from "B1" up to and
-including the space before crc. Bytes outside frames (REPL text, prints,
+including the space before crc. A request may instead be a "B2" frame,
+
+    0x1E "B2" SP id SP seq SP type SP body SP crc "\n"
+
+id: the request's identity, "SSSSSSSS-BBBBBBBB" (8 hex digits of the host
+session, chosen at random per session, and the board's boot id as the host
+knows it); the reply to it is a B2 frame with the same id, so the host
+matches replies by (id, seq), and the board refuses a request addressed to
+an earlier boot or repeated (docs/formats/serial-protocol-v1.md). Bytes outside frames (REPL text, prints,
 line noise) are not frames: the decoder skips them (and can keep them, for
 the host's console view). A 0x1E inside a frame starts a new frame (the
 broken one is reported as "truncated"); a frame longer than max_len is
@@ -59,15 +67,19 @@ def crc16(data, start=0, end=None, crc=0xFFFF):
 _HEX = b"0123456789abcdef"
 
 
-def encode(seq, typ, value):
+def encode(seq, typ, value, ident=None):
     """One frame as bytes carrying `value` as its JSON body."""
     # compact: a Big Game header must fit MAX_LEN
-    return encode_json(seq, typ, json.dumps(value, separators=(",", ":")))
+    return encode_json(seq, typ, json.dumps(value, separators=(",", ":")), ident)
 
 
-def encode_json(seq, typ, body):
-    """One frame as bytes; body is JSON text already (one line)."""
-    core = ("B1 %d %s " % (seq & 0xFFFF, typ) + body + " ").encode()
+def encode_json(seq, typ, body, ident=None):
+    """One frame as bytes; body is JSON text already (one line); with
+    ident, a B2 frame carrying that identity."""
+    if ident is None:
+        core = ("B1 %d %s " % (seq & 0xFFFF, typ) + body + " ").encode()
+    else:
+        core = ("B2 %s %d %s " % (ident, seq & 0xFFFF, typ) + body + " ").encode()
     c = crc16(core)
     out = bytearray(len(core) + 6)
     out[0] = START
@@ -96,7 +108,8 @@ class Decoder:
     Error codes: "truncated" (frame cut by a new start byte or by
     expire()), "oversized", "checksum", "syntax" (bad header or fields),
     "version" (another protocol version), "json" (body is not JSON).
-    seq is None when the frame could not be trusted that far.
+    seq is None when the frame could not be trusted that far. .ident is
+    the last frame's identity (B2), None for a B1 frame.
     keep_text=True keeps the bytes outside frames in .text (host side).
     """
 
@@ -113,6 +126,7 @@ class Decoder:
         self.keep_text = keep_text
         self.text = bytearray() if keep_text else None
         self.last_byte = 0
+        self.ident = None
 
     def feed(self, data, n=None, now=0):
         if n is None:
@@ -173,9 +187,9 @@ class Decoder:
                 return self._err("syntax", None, "control byte 0x%02x in frame" % buf[i])
         if n < 2 or buf[0] != 66:    # 'B'
             return self._err("syntax", None, "frame does not start with B")
-        if n >= 3 and buf[1] != 49 and 48 <= buf[1] <= 57 and buf[2] == 32:
+        if n >= 3 and buf[1] != 49 and buf[1] != 50 and 48 <= buf[1] <= 57 and buf[2] == 32:
             return self._err("version", None, "protocol version %s not supported (this is 1)" % chr(buf[1]))
-        if n < 12 or buf[1] != 49 or buf[2] != 32 or buf[n - 5] != 32:
+        if n < 12 or (buf[1] != 49 and buf[1] != 50) or buf[2] != 32 or buf[n - 5] != 32:
             return self._err("syntax", None, "bad frame layout")
         c = 0
         for i in range(n - 4, n):
@@ -185,13 +199,23 @@ class Decoder:
             c = (c << 4) | v
         if crc16(buf, 0, n - 4) != c:
             return self._err("checksum", None, "checksum mismatch")
-        # seq
+        # B2: the identity, [0-9a-f-]{1,24}
         i = 3
+        ident = None
+        if buf[1] == 50:
+            while i < n and (48 <= buf[i] <= 57 or 97 <= buf[i] <= 102 or buf[i] == 45):
+                i += 1
+            if i == 3 or i - 3 > 24 or i >= n or buf[i] != 32:
+                return self._err("syntax", None, "bad identity")
+            ident = bytes(buf[3:i]).decode()
+            i += 1
+        # seq
+        i0 = i
         seq = 0
         while i < n and 48 <= buf[i] <= 57:
             seq = seq * 10 + buf[i] - 48
             i += 1
-        if i == 3 or i >= n or buf[i] != 32 or seq > 0xFFFF:
+        if i == i0 or i >= n or buf[i] != 32 or seq > 0xFFFF:
             return self._err("syntax", None, "bad sequence number")
         i += 1
         j = i
@@ -206,4 +230,5 @@ class Decoder:
         except (ValueError, UnicodeError):
             return self._err("json", seq, "body is not JSON")
         self.frames += 1
+        self.ident = ident
         self.on_frame(seq, typ, obj)

@@ -6,9 +6,16 @@ MicroPython has it, so polling allocates nothing), accepts, reads, parses
 and answers in bounded steps, and returns at the deadline. Everything is
 sized up front: at most MAX_CLIENTS connections, each with one buffer of
 HDR_MAX + BODY_MAX bytes; a request that does not fit is answered 431/413
-and closed, a client that stalls is dropped after IDLE_MS, extra clients are
-answered 503 and closed, garbage is answered 400. One connection, one
-request (Connection: close): no keep-alive state to go wrong.
+and closed, a client that stalls is dropped after IDLE_MS, garbage is
+answered 400 at once (a line not ended by CR LF, two Content-Lengths that
+differ, a Transfer-Encoding). One connection, one request (Connection:
+close): no keep-alive state to go wrong.
+
+Slow clients cannot hold the page: a request must arrive whole within
+REQ_MS of its connection (not per byte: a byte a second does not keep it
+alive), and a connection lives at most LIFE_MS. When every slot is taken, a
+new client evicts the oldest one still sending its request after EVICT_MS;
+if there is none, it is answered 503.
 
 The listening socket is made by the board's hardware layer (Wi-Fi AP or
 station on the ESP32, a loopback port on the unix port) and passed in; the
@@ -28,6 +35,9 @@ MAX_CLIENTS = const(4)
 HDR_MAX = const(1024)
 BODY_MAX = const(512)
 IDLE_MS = const(5000)
+REQ_MS = const(3000)      # the whole request, from the connection
+LIFE_MS = const(15000)    # a connection, answer included
+EVICT_MS = const(500)     # a slot still reading after this may go to a new client
 CHUNK = const(512)
 
 _FREE = const(0)
@@ -81,6 +91,7 @@ class _Client:
         self.mv = memoryview(self.buf)
         self.n = 0
         self.since = 0
+        self.start = 0     # when the connection was accepted
         self.out = b""
         self.off = 0
         self.file = None
@@ -105,7 +116,7 @@ class HttpServer:
         self.poller.register(listener, _POLLIN)
         self._ipoll = getattr(self.poller, "ipoll", None)
         self._fdmap = {}  # CPython's poll answers file numbers
-        self.stats = {"served": 0, "refused": 0, "bad": 0, "dropped": 0}
+        self.stats = {"served": 0, "refused": 0, "bad": 0, "dropped": 0, "evicted": 0}
         self._chunk = bytearray(CHUNK)
 
     def close(self):
@@ -145,7 +156,9 @@ class HttpServer:
             if c.state == _DRAIN:
                 if clock.ticks_diff(now, c.since) > DRAIN_MS:
                     self._close(c)
-            elif c.state != _FREE and clock.ticks_diff(now, c.since) > IDLE_MS:
+            elif c.state != _FREE and (clock.ticks_diff(now, c.since) > IDLE_MS
+                                       or clock.ticks_diff(now, c.start) > LIFE_MS
+                                       or (c.state == _READ and clock.ticks_diff(now, c.start) > REQ_MS)):
                 self._drop(c)
 
     def _fileno(self, s):
@@ -172,6 +185,21 @@ class HttpServer:
                 free = c
                 break
         if free is None:
+            # full: the oldest client that is done (lingering after an
+            # error answer) or still sending its request after EVICT_MS
+            now = self.clock.ticks_ms()
+            diff = self.clock.ticks_diff
+            for c in self.clients:
+                if c.state == _DRAIN:
+                    if free is None or free.state != _DRAIN:
+                        free = c
+                elif c.state == _READ and diff(now, c.start) > EVICT_MS:
+                    if free is None or (free.state == _READ and diff(c.start, free.start) < 0):
+                        free = c
+            if free is not None:
+                self.stats["evicted"] += 1
+                self._close(free)
+        if free is None:
             self.stats["refused"] += 1
             try:
                 s.setblocking(False)
@@ -186,6 +214,7 @@ class HttpServer:
         free.state = _READ
         free.n = 0
         free.since = self.clock.ticks_ms()
+        free.start = free.since
         free.out = b""
         free.off = 0
         self.poller.register(s, _POLLIN)
@@ -237,6 +266,14 @@ class HttpServer:
         c.since = self.clock.ticks_ms()
         buf = c.buf
         end = buf.find(b"\r\n\r\n", 0, c.n)
+        # every line of the head ends in CR LF: a bare LF is answered at once
+        i = buf.find(b"\n", max(c.n - n, 1) - 1, c.n if end < 0 else end + 4)
+        while i >= 0:
+            if i == 0 or buf[i - 1] != 13:
+                self.stats["bad"] += 1
+                self._answer(c, 400, {"error": "malformed request: lines must end in CR LF"})
+                return
+            i = buf.find(b"\n", i + 1, c.n if end < 0 else end + 4)
         if end < 0:
             if c.n >= HDR_MAX:
                 self._answer(c, 431, {"error": "headers too large"})
@@ -251,11 +288,17 @@ class HttpServer:
             method, target, _ = lines[0].split(b" ", 2)
             method = method.decode()
             target = target.decode()
+            seen = None
             for line in lines[1:]:
-                if line[:15].lower() == b"content-length:":
-                    length = int(line[15:].strip())
-            if length < 0:
-                raise ValueError
+                low = line[:18].lower()
+                if low[:15] == b"content-length:":
+                    v = line[15:].strip()
+                    if not v.isdigit() or len(v) > 6 or (seen is not None and v != seen):
+                        raise ValueError     # two lengths that differ: which body is it?
+                    seen = v
+                    length = int(v)
+                elif low == b"transfer-encoding:":
+                    raise ValueError         # no chunked bodies here
         except (ValueError, IndexError, UnicodeError):
             self.stats["bad"] += 1
             self._answer(c, 400, {"error": "malformed request"})

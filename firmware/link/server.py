@@ -8,6 +8,12 @@ flush(budget) with a byte budget per tick, so neither a burst of input nor a
 slow host can hold up the scan. Bulk frames (raw sensor frames) are queued
 only while the ring is less than half full; when the ring is full a frame
 is dropped and counted (reported by the health query).
+
+Requests in B2 frames carry an identity (codec: host session - boot id):
+one addressed to an earlier boot of the board (sent while it was off or
+restarting) or repeating an older sequence number of the same session is
+refused (`err stale`, with this boot's id), never applied; the reply to an
+accepted one carries the same identity. B1 requests are taken as before.
 """
 import json
 
@@ -29,7 +35,20 @@ def _dumps(value):
 
 
 def _head(seq, typ):
+    if type(seq) is tuple:      # (identity, seq) of a B2 request
+        return ("B2 %s %d %s " % (seq[0], seq[1] & 0xFFFF, typ)).encode()
     return ("B1 %d %s " % (seq & 0xFFFF, typ)).encode()
+
+
+def boot_id():
+    """8 hex digits from the board's random source: this boot's id."""
+    try:
+        from os import urandom
+        b = urandom(4)
+    except ImportError:  # pragma: no cover - ports without os.urandom
+        import random
+        b = bytes([random.getrandbits(8) for _ in range(4)])
+    return "%02x%02x%02x%02x" % (b[0], b[1], b[2], b[3])
 
 
 class Link:
@@ -54,6 +73,10 @@ class Link:
         self._err_window = 0
         self._err_count = 0
         self._quiet_ms = 500
+        self.boot = boot_id()
+        self._sid = None        # the last B2 session seen, and its last seq
+        self._sid_seq = 0
+        self.stale = 0
 
     # ----------------------------------------------------------- input
     def service(self, deadline):
@@ -81,7 +104,25 @@ class Link:
         return None
 
     def _on_frame(self, seq, typ, body):
-        self.inbox.append((seq, typ, body))
+        ident = self.dec.ident
+        if ident is None:
+            self.inbox.append((seq, typ, body))
+            return
+        key = (ident, seq)
+        k = ident.find("-")
+        sid = ident[:k] if k > 0 else ident
+        why = None
+        if k < 0 or ident[k + 1:] != self.boot:
+            why = "addressed to an earlier start of the board: not applied"
+        elif sid == self._sid and (self._sid_seq - seq) & 0xFFFF < 0x8000:
+            why = "sequence number %d repeated or out of order: not applied" % seq
+        if why is not None:
+            self.stale += 1
+            self.reply(key, "err", {"code": "stale", "msg": why, "boot": self.boot})
+            return
+        self._sid = sid
+        self._sid_seq = seq
+        self.inbox.append((key, typ, body))
 
     def _on_error(self, code, seq, detail):
         self.error(seq, code, detail)

@@ -3,6 +3,7 @@
     j = Journal(header, sink)
     j.feed(ev)          # like Game.feed; accepted events are kept
     j.undo(t)           # take back the last accepted event
+    j.feed({"t": t, "ev": "end"})   # end the game by hand: an input like any other
 
 The referee is deterministic, so the state after the first n accepted events
 is the replay of those events: undo rebuilds the game from the header and
@@ -20,6 +21,7 @@ class Journal:
         self.header = header
         self.sink = sink
         self.events = []
+        self.ended = False      # an `end` input ended the game
         self.game = referee.new_game(header, None)
         for ev in events or ():
             self.feed(ev)
@@ -30,13 +32,33 @@ class Journal:
             # (the game's time is read in undo: a reference to the game
             # taken here would outlive its drop there, see undo)
             return self.undo(ev.get("t")) is not None
+        if ev.get("ev") == "end":
+            return self.end(ev)
         ok = self.game.feed(ev)
         if ok:
             self.events.append(ev)
         return ok
 
     def finish(self, t=None):
-        self.game.finish(t)
+        if not self.ended:      # (an `end` input finished it already)
+            self.game.finish(t)
+
+    def end(self, ev):
+        """The `end` input: what is pending is resolved (Game.finish, which
+        reports `end`), then the game is over: later inputs are refused and
+        it cannot be undone. Kept with the other events, so a replay of the
+        saved game ends it at the same point."""
+        g = self.game
+        t = ev.get("t")
+        if self.ended:
+            if self.sink is not None:
+                self.sink(("reject", g.t if t is None else t, (("input", "end"), ("reason", "the game is over"))))
+            return False
+        g.finish(t)
+        g.phase = 3     # over
+        self.ended = True
+        self.events.append(ev)
+        return True
 
     def undo(self, t):
         """Take back the last accepted event (at time t; None: the game's
@@ -85,8 +107,27 @@ class Journal:
         else:
             g.__init__(self.header, None)
         for ev in self.events:
-            g.feed(ev)
+            if ev.get("ev") == "end":
+                g.finish(ev.get("t"))
+                g.phase = 3
+            else:
+                g.feed(ev)
         return g
+
+    def restore(self, events):
+        """The game after `events` again (the app: an input whose save
+        failed is taken back, so the live game stays the saved one). The
+        game is rebuilt in its own object, as undo does."""
+        g = self.game
+        self.game = None
+        self.events = events
+        self.ended = False
+        for ev in events:
+            if ev.get("ev") == "end":
+                self.ended = True
+        self._rebuild(g)
+        g.sink = self.sink
+        self.game = g
 
     def __getattr__(self, name):
         # expects(), view(), turn, ... come from the game.

@@ -7,6 +7,9 @@
                 whose save completed.
     sigs.json   registered Bakugan signatures {bakugan id: value}
     calib.json  sensor calibration (whatever the pipeline exports)
+    claims.json the phone page's claims of this game {"codes": [token or
+                null per side]} (link/webapp.py): a reset keeps every phone
+                on its side; removed when a new game starts
     maint       present = boot into maintenance mode (docs/runtime.md)
 
 Every write goes through store.safe (temp file + rename).
@@ -19,6 +22,7 @@ GAME = "game.ndj"
 SIGS = "sigs.json"
 CALIB = "calib.json"
 MAINT = "maint"
+CLAIMS = "claims.json"
 
 
 class StoreError(Exception):
@@ -39,7 +43,7 @@ class State:
 
     def cleanup(self):
         """At boot: drop temp files a power cut left behind."""
-        for name in (GAME, SIGS, CALIB, MAINT):
+        for name in (GAME, SIGS, CALIB, MAINT, CLAIMS):
             safe.remove_quietly(self.path(name) + safe.TMP)
 
     # -------------------------------------------------------------- game
@@ -124,6 +128,21 @@ class State:
 
     def load_calibration(self):
         return self.load(CALIB)
+
+    def save_claims(self, codes):
+        """The phone page's claims (a list, one token or None per side);
+        None: the claims are dropped (a new game)."""
+        if codes is None:
+            safe.remove_quietly(self.path(CLAIMS))
+        else:
+            self.save(CLAIMS, {"codes": codes})
+
+    def load_claims(self):
+        try:
+            c = self.load(CLAIMS)
+        except StoreError:
+            return None
+        return c.get("codes") if type(c) is dict else None
 
     # ------------------------------------------------------ maintenance
     def maint(self):

@@ -1,5 +1,5 @@
 /* The board's phone page (docs/table-play.md, web-api-v1.md): the mat, a
-   side to claim, what buttons make awkward. Spectators only watch. */
+   side to claim, what buttons make awkward. */
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
@@ -14,36 +14,42 @@
     body.code = code;
     return post("api/input", body).then(function (r) { say(r); poll(); return r; });
   }
+  function el(t, parent, text, before) {
+    var e = document.createElement(t);
+    e.textContent = text;
+    return parent.insertBefore(e, before || null);
+  }
   function btn(parent, text, id, f) {
-    var b = document.createElement("button");
-    b.textContent = text;
+    var b = el("button", parent, text);
     if (id) b.id = id;
     b.onclick = f;
-    parent.appendChild(b);
     return b;
   }
   function box(title, parent) {
-    var f = document.createElement("fieldset"), l = document.createElement("legend");
-    l.textContent = title;
-    f.appendChild(l);
-    (parent || $("acts")).appendChild(f);
+    var f = el("fieldset", parent || $("acts"));
+    el("legend", f, title);
     return f;
   }
 
+  var ls = localStorage;   // a reload keeps the side
   function claim(p, c) {
-    post("api/claim", c ? {player: p, code: c} : {player: p}).then(function (r) {
+    post("api/claim", {player: p, code: c}).then(function (r) {
       if (r.code) {
         me = r.player; code = r.code;
+        ls.side = me + " " + code;
         $("me").textContent = "You play " + hd.players[me].name + " (code " + code + ")";
         $("acts").hidden = false;
         controls();
-      } else {
+      } else if (code === "") sides(code = null, delete ls.side);
+      else {
         var k = window.prompt(r.error + ": enter that side's code");
         if (k) claim(p, k);
       }
     });
   }
   function sides() {
+    var k = (ls.side || "").split(" ");
+    if (k[1] && code === null) return claim(+k[0], k[1], code = "");
     var d = $("me");
     d.textContent = "Play as: ";
     hd.players.forEach(function (p, i) { btn(d, p.name, "claim" + i, function () { claim(i); }); });
@@ -75,11 +81,8 @@
         var f = box("Values of " + zi.gate + " (zone " + z + ")");
         f.setAttribute("data-gate", zi.gate);
         ATTRS.forEach(function (at) {
-          var l = document.createElement("label"), n = document.createElement("input");
+          var n = el("input", el("label", f, at + " "));
           n.type = "number"; n.step = 10; n.name = at;
-          l.textContent = at + " ";
-          l.appendChild(n);
-          f.appendChild(l);
         });
         (function (gid, f) {
           btn(f, "Set values", "reveal-" + gid, function () {
@@ -140,17 +143,16 @@
   function poll() {
     return fetch("api/state" + (seq === null ? "" : "?since=" + seq) + (code ? (seq === null ? "?" : "&") + "code=" + code : ""))
       .then(function (r) {
-        if (r.status === 503) throw new Error("no game yet");
+        if (r.status === 503) throw new Error("waiting for the game set-up");
+        if (r.status === 403) throw new Error("claim a side", sides(code = me = null, delete ls.side, $("acts").hidden = true));
         return r.json();
       }).then(function (s) {
         if (s.board && !m) m = BakuMat.mat($("mat"), s.board, zone);
         if (s.header && !hd) { hd = s.header; if (me === null) sides(); }
         s.header = hd;
         (s.events || []).forEach(function (e) {
-          var li = document.createElement("li");
-          li.textContent = BakuMat.say(e[1], hd);
+          var li = el("li", $("events"), BakuMat.say(e[1], hd), $("events").firstChild);
           li.className = e[1].ev === "reject" ? "out rej" : "out";
-          $("events").insertBefore(li, $("events").firstChild);
         });
         while ($("events").children.length > 60) $("events").removeChild($("events").lastChild);
         var changed = st === null || s.seq !== seq;
@@ -161,7 +163,7 @@
         ask();
         if (changed && me !== null) controls();
         $("live").textContent = "live";
-      }).catch(function (e) { $("live").textContent = e.message === "no game yet" ? "waiting for the game set-up" : "disconnected"; });
+      }).catch(function (e) { $("live").textContent = /^(wait|claim)/.test(e.message) ? e.message : "disconnected"; });
   }
   function loop() { poll().then(function () { setTimeout(loop, 700); }); }
   loop();

@@ -51,18 +51,9 @@ def add_arguments(p):
 
 
 def _read_json(path, what):
-    try:
-        with open(path, encoding="utf-8") as f:
-            first = f.readline()
-            rest = f.read()
-    except OSError as e:
-        raise UserError("cannot read %s %s: %s" % (what, path, e.strerror or e))
-    for text in (first, first + rest):
-        try:
-            return json.loads(text)
-        except ValueError as e:
-            err = e
-    raise UserError("%s: line %s: not valid JSON: %s" % (path, getattr(err, "lineno", 1), getattr(err, "msg", err)))
+    # the host readers' shared limits (line length, nesting, finite numbers)
+    from host_tools.logfile import read_json_file
+    return read_json_file(path)
 
 
 def sample_header(mode):
@@ -193,24 +184,30 @@ def show(bl, as_json):
             print("taught: %s" % (", ".join(taught) or "none"))
 
 
+def _event(text):
+    from host_tools.logfile import loads
+    try:
+        ev = loads(text)
+    except UserError as e:
+        raise UserError("the event is not valid JSON: %s" % e)
+    if type(ev) is not dict or "ev" not in ev:
+        raise UserError('an event is a JSON object with "ev", e.g. {"ev": "resolve"}')
+    return ev
+
+
 def run(args):
     if args.action == "modes":
         from host_tools import modes
         print(" ".join(modes.names()))
         return 0
-    # the arguments first: a bad deck or event is named before the board is touched
+    # the arguments first: a bad deck, file or event is named before the board is touched
     header = ev = None
     if args.action == "new":
         header = build_header(args)
     elif args.action == "load":
         header = header_from_file(args.file)
     elif args.action == "input":
-        try:
-            ev = json.loads(args.event)
-        except ValueError as e:
-            raise UserError("the event is not valid JSON: %s" % e)
-        if type(ev) is not dict or "ev" not in ev:
-            raise UserError('an event is a JSON object with "ev", e.g. {"ev": "resolve"}')
+        ev = _event(args.event)
     if header is not None:
         cfg_body(check_header(header))
     with boardlink.connect(args.port) as bl:

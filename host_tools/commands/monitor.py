@@ -56,7 +56,7 @@ class Screen:
 
     def show(self, view, header=""):
         if self.tty:
-            self.out.write("\x1b[H\x1b[2J")
+            getattr(self.out, "raw", self.out).write("\x1b[H\x1b[2J")
             if header:
                 self.out.write(header + "\n")
             if self.draw_mat:

@@ -6,6 +6,7 @@ the threshold, and the moments the pipeline decided (land, leave, fault):
 the same traces as the web view's, for issue reports. Needs matplotlib.
 """
 from host_tools.errors import UserError
+from host_tools.logfile import seconds
 
 
 def add_arguments(p):
@@ -13,8 +14,8 @@ def add_arguments(p):
     p.add_argument("-o", "--output", required=True, help="picture to write (.png, .svg or .pdf)")
     p.add_argument("--zone", type=int, action="append",
                    help="zone to plot (repeat for several; default: every zone where something was decided)")
-    p.add_argument("--from", dest="t_from", type=float, help="start time in seconds")
-    p.add_argument("--to", dest="t_to", type=float, help="end time in seconds")
+    p.add_argument("--from", dest="t_from", type=seconds, help="start time in seconds")
+    p.add_argument("--to", dest="t_to", type=seconds, help="end time in seconds")
 
 
 def _zones(probe, wanted):

@@ -3,11 +3,14 @@
 Writes the board's /wifi.json (docs/formats/wifi-v1.md), which the firmware
 reads once at boot (hw/esp32.py, wifi_listener):
 
-  ap    [--ssid S] [--password P]   the board opens an access point (no
-                                    password: an open one)
+  ap    [--ssid S] [--password P]   the board opens an access point, protected
+                                    by P or by a password made at random (--open:
+                                    an open one, only when asked for by name)
   join  --ssid S --password P       the board joins a network
-  show                              what the board holds (the password masked);
-                                    read from the running app, no restart
+  show  [--reveal]                  what the board holds: whether a password is set
+                                    (nothing about it), read from the running app
+                                    with no restart; with --reveal the password
+                                    (read through mpremote)
   off                               remove wifi.json: no Wi-Fi, no page
 
 Changes go like `bakumat deploy`, through mpremote: the running app is asked for
@@ -15,11 +18,12 @@ maintenance mode first, the file goes to wifi.json.tmp and is renamed over
 wifi.json (a cut never leaves half a file), then the board restarts so the
 app reads it (--no-reset: leave it in maintenance mode). `--password -`
 reads the password from the standard input (kept out of the shell history).
-The password is never printed back.
+The password is never printed back, except by `show --reveal`.
 """
 import argparse
 import base64
 import json
+import secrets
 import sys
 
 from host_tools import ports, transport
@@ -38,12 +42,15 @@ def add_arguments(p):
     sub.required = True
     a = sub.add_parser("ap", help="the board opens its own access point (phones join it; page at http://192.168.4.1/)")
     a.add_argument("--ssid", default=DEFAULT_SSID, help="network name (default %s)" % DEFAULT_SSID)
-    a.add_argument("--password", help="WPA2 password, 8 to 63 characters (default: an open access point); "
-                                      "- reads it from stdin")
+    pw = a.add_mutually_exclusive_group()
+    pw.add_argument("--password", help="WPA2 password, 8 to 63 characters (default: one made at random; "
+                                       "bakumat wifi show --reveal shows it); - reads it from stdin")
+    pw.add_argument("--open", action="store_true", help="an open access point: anyone nearby can join it")
     j = sub.add_parser("join", help="the board joins a network")
     j.add_argument("--ssid", required=True, help="the network's name")
     j.add_argument("--password", required=True, help="its WPA2 password, 8 to 63 characters; - reads it from stdin")
-    sub.add_parser("show", help="show the board's Wi-Fi settings (the password masked)")
+    sh = sub.add_parser("show", help="show the board's Wi-Fi settings (whether a password is set; --reveal: it)")
+    sh.add_argument("--reveal", action="store_true", help="print the password itself")
     sub.add_parser("off", help="remove the board's Wi-Fi settings (no access point, no phone page)")
     for sp in sub.choices.values():
         # --port also after the action; SUPPRESS keeps the one given before it
@@ -88,33 +95,50 @@ def read_password(value, stdin=None):
     return line.rstrip("\r\n")
 
 
-def config(mode, ssid, password):
-    """The wifi.json document (docs/formats/wifi-v1.md), validated."""
+KEY_CHARS = "abcdefghjkmnpqrstuvwxyz23456789"    # as the board's (hw/esp32.py ap_key)
+KEY_LEN = 14
+
+
+def new_key():
+    """A WPA2 password made at random: 14 of 31 easily read symbols, 69 bits."""
+    return "".join(secrets.choice(KEY_CHARS) for _ in range(KEY_LEN))
+
+
+def config(mode, ssid, password, open_ap=False):
+    """The wifi.json document (docs/formats/wifi-v1.md), validated. An
+    access point without a password gets one made at random, unless it is
+    asked for open by name (open_ap)."""
     ssid = check_ssid(ssid)
+    if open_ap:
+        return {"version": 1, "mode": "ap", "ssid": ssid, "key": "", "open": True}
     if password is None or password == "":
         if mode == "sta":
             raise UserError("join: --password is required (the board joins WPA2 networks)")
-        key = ""
+        key = new_key()
     else:
         key = check_password(password)
     return {"version": 1, "mode": mode, "ssid": ssid, "key": key}
 
 
-def masked(key):
-    if not key:
-        return "none (open)"
-    return "set (%d characters)" % len(key)
+def masked(cfg):
+    """Whether there is a password: nothing about it (not its length)."""
+    if cfg.get("key"):
+        return "set (bakumat wifi show --reveal shows it)"
+    if cfg.get("open") is True or cfg.get("mode") == "sta":
+        return "none (an open access point)" if cfg.get("mode") != "sta" else "none"
+    return "none yet: the board makes one at its next start (bakumat wifi show --reveal then)"
 
 
-def describe(cfg):
-    """Lines describing a wifi.json document, the password masked."""
+def describe(cfg, reveal=False):
+    """Lines describing a wifi.json document, the password masked (shown
+    with reveal)."""
     if not isinstance(cfg, dict):
         return ["wifi.json on the board is not a JSON object: the board opens no Wi-Fi"]
     mode = cfg.get("mode") or "ap"
     ssid = cfg.get("ssid") or DEFAULT_SSID
     lines = ["mode       %s" % ("join a network" if mode == "sta" else "access point"),
              "ssid       %s" % ssid,
-             "password   %s" % masked(cfg.get("key") or "")]
+             "password   %s" % (cfg.get("key") if reveal and cfg.get("key") else masked(cfg))]
     if cfg.get("version") != 1:
         lines.append("version    %r (this bakumat writes version 1)" % (cfg.get("version"),))
     if mode == "sta":
@@ -169,8 +193,9 @@ def _show_from_app(port):
         return ["no %s on the board: no Wi-Fi, no phone page (bakumat wifi ap or join)" % PATH]
     if not r.get("valid"):
         raise UserError("%s on the board is not valid JSON (write it again with bakumat wifi ap or join)" % PATH)
+    # the app says only whether a password is set (never the password, nor its length)
     cfg = {"version": r.get("version"), "mode": r.get("mode"), "ssid": r.get("ssid"),
-           "key": "*" * int(r.get("key_len") or 0)}     # (the app sends the password's length only)
+           "key": "set" if r.get("key_set") else "", "open": r.get("open") is True}
     return describe(cfg)
 
 
@@ -181,12 +206,12 @@ def run(args):
     doc = None
     if args.action == "ap":
         pw = None if args.password is None else read_password(args.password)
-        doc = config("ap", args.ssid, pw)
+        doc = config("ap", args.ssid, pw, open_ap=args.open)
     elif args.action == "join":
         doc = config("sta", args.ssid, read_password(args.password))
     port = ports.choose(args.port)
     transport.check_port(port)
-    if args.action == "show":
+    if args.action == "show" and not args.reveal:
         shown = _show_from_app(port)
         if shown is not None:
             # read-only: the running app answered, nothing was restarted
@@ -216,7 +241,7 @@ def run(args):
         except ValueError:
             raise UserError("%s on the board is not valid JSON (write it again with bakumat wifi ap or join)"
                             % PATH) from None
-        for line in describe(cfg):
+        for line in describe(cfg, reveal=args.reveal):
             out.write(line + "\n")
     elif args.action == "off":
         out.write("removed %s: the board opens no Wi-Fi\n" % PATH if gone else
@@ -227,4 +252,6 @@ def run(args):
             out.write("  " + line + "\n")
         if doc["mode"] == "ap" and not doc["key"]:
             out.write("  (an open access point: anyone nearby can join it)\n")
+        elif doc["mode"] == "ap" and args.password is None:
+            out.write("  (a password made at random: phones need it to join; bakumat wifi show --reveal shows it)\n")
     return 0

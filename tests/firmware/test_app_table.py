@@ -163,7 +163,11 @@ class QuestionAtTheTable(unittest.TestCase):
     def test_phone(self):
         from link.webapp import WebApp
         app = self.rig.app
-        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, taught=app._taught)   # as app._web_start
+        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, taught=app._taught,
+                         zones=app.zone_ids)   # as app._web_start
+        st, _, body = app.web.handle("POST", "/api/claim", "", '{"player": 0}', None)
+        self.assertEqual(st, 409)     # play has started: a late claim needs the side's button
+        app.web.open_claim(0)         # (as App._gesture does for a press of p0's button)
         st, _, body = app.web.handle("POST", "/api/claim", "", '{"player": 0}', None)
         code = json.loads(body)["code"]
         st, _, body = app.web.handle("GET", "/api/state", "", "", None)
@@ -194,7 +198,8 @@ class TeachFromThePhone(unittest.TestCase):
     def test_register_then_the_lesson_on_the_page(self):
         from link.webapp import WebApp
         app = self.rig.app
-        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, taught=app._taught)   # as app._web_start
+        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, taught=app._taught,
+                         zones=app.zone_ids)   # as app._web_start
         st, _, body = app.web.handle("POST", "/api/claim", "", '{"player": 0}', None)
         code = json.loads(body)["code"]
         own = app.table.header["players"][0]["bakugan"][0]["id"]

@@ -101,6 +101,34 @@ class TestEsp32Build(unittest.TestCase):
         self.assertGreater(wdt.feeds, 10)
 
 
+class TestWifiKey(unittest.TestCase):
+    """An access point is open only when wifi.json asks for it by name;
+    without a key, the board makes one at its first start and keeps it."""
+
+    def test_key_made_once_and_kept(self):
+        import json
+        import hw.esp32
+        from test_store import tmpdir, rmtree
+        d = tmpdir()
+        try:
+            path = d + "/wifi.json"
+            cfg = {"version": 1, "mode": "ap", "ssid": "BakuMat"}
+            key = hw.esp32.ap_key(cfg, path)
+            self.assertEqual(len(key), 14)
+            for c in key:
+                self.assertIn(c, hw.esp32.KEY_CHARS)
+            f = open(path)
+            kept = json.load(f)
+            f.close()
+            self.assertEqual(kept["key"], key)
+            self.assertEqual(hw.esp32.ap_key(kept, path), key)      # the next start: the same
+            self.assertTrue(hw.esp32.ap_key({"mode": "ap"}, d + "/other.json") != key)
+            self.assertEqual(hw.esp32.ap_key({"mode": "ap", "open": True}, d + "/open.json"), "")
+            self.assertEqual(hw.esp32.ap_key({"mode": "sta", "key": "secret123"}, path), "secret123")
+        finally:
+            rmtree(d)
+
+
 class TestMuxValidation(unittest.TestCase):
     def test_rejects_channel_beyond_select_pins(self):
         from hw.mux import MuxScanner

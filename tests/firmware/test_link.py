@@ -94,7 +94,7 @@ class TestCodec(unittest.TestCase):
         def raw(core):
             c = crc16(core)
             return b"\x1e" + core + ("%04x" % c).encode() + b"\n"
-        r.d.feed(raw(b"B2 1 ping {} "))
+        r.d.feed(raw(b"B3 1 ping {} "))
         r.d.feed(raw(b"B1 x ping {} "))
         r.d.feed(raw(b"B1 1 PING {} "))
         r.d.feed(raw(b"B1 1 ping {nope "))
@@ -183,6 +183,37 @@ class TestServer(unittest.TestCase):
         self.assertEqual(seen, list(range(10)))
         self.assertEqual(len(self.port.rx), 0)
         self.assertTrue(total > 100)
+
+    def test_requests_with_an_identity_are_never_applied_late_or_twice(self):
+        link = self.link
+        me = "0badcafe-" + link.boot
+        self.assertEqual(len(link.boot), 8)
+        self.port.rx += encode(1, "ctl", {"ev": "resolve"}, "0badcafe-00000000")   # before a restart
+        self.port.rx += encode(2, "ctl", {"ev": "resolve"}, me)
+        self.port.rx += encode(2, "ctl", {"ev": "resolve"}, me)                    # the same again
+        self.port.rx += encode(1, "ping", {}, me)                                  # older
+        self.port.rx += encode(3, "ping", {}, "0badcafe")                          # no boot id
+        for _ in range(5):
+            link.service(self.clock.t + 20)
+            link.flush(10000)
+        m = link.next()
+        self.assertEqual(m, ((me, 2), "ctl", {"ev": "resolve"}))
+        self.assertIsNone(link.next())
+        self.assertEqual(link.stale, 4)
+        link.reply(m[0], "ack", {"ok": True})
+        link.flush(10000)
+        r = Rec()
+        idents = []
+        r.on_frame = lambda seq, typ, body: idents.append((r.d.ident, seq, typ, body.get("code"), body.get("boot")))
+        r.d.on_frame = r.on_frame
+        r.d.feed(bytes(self.port.out))
+        stale = ("stale", link.boot)
+        self.assertEqual(idents, [("0badcafe-00000000", 1, "err") + stale, (me, 2, "err") + stale,
+                                  (me, 1, "err") + stale, ("0badcafe", 3, "err") + stale, (me, 2, "ack", None, None)])
+        # a B1 request is taken as before
+        self.port.rx += encode(2, "ping", {})
+        link.service(self.clock.t + 20)
+        self.assertEqual(link.next(), (2, "ping", {}))
 
     def test_deadline_stops_reading(self):
         self.port.rx += encode(1, "ping", {})

@@ -48,6 +48,13 @@ def get(url):
         return r.status, json.loads(r.read())
 
 
+def get_status(url):
+    try:
+        return get(url)
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
 def post(url, obj):
     req = urllib.request.Request(url, data=json.dumps(obj).encode(), method="POST")
     try:
@@ -85,7 +92,7 @@ def test_state_claim_and_inputs(board):
     st, body = post(url + "/api/input", {"ev": "resolve"})
     assert st == 403
     st, dan = post(url + "/api/claim", {"player": 0})
-    assert st == 200 and len(dan["code"]) == 4
+    assert st == 200 and len(dan["code"]) == 16 and int(dan["code"], 16) >= 0
     st, _ = post(url + "/api/claim", {"player": 0})
     assert st == 409  # taken, and no code given
     st, runo = post(url + "/api/claim", {"player": 1})
@@ -113,14 +120,34 @@ def test_state_claim_and_inputs(board):
     assert [e[1]["ev"] for e in state["events"]][:2] == ["placed", "reject"]
     assert state["events"][-1][1] == {"ev": "reveal", "t": state["events"][-1][1]["t"], "player": 0, "gate": "d1",
                                       "bonus": {"pyrus": 70}}
-    # undo from a phone takes back the last event (the reveal), then Runo's gate
+    # undo from a phone takes back only its own side's last event: Runo
+    # cannot take back Dan's reveal; Dan can, then Runo his gate
     st, r = post(url + "/api/input", {"code": runo["code"], "ev": "undo"})
+    assert st == 403
+    st, r = post(url + "/api/input", {"code": dan["code"], "ev": "undo"})
     assert r["ok"] is True
     st, state = get(url + "/api/state")
     assert state["events"][-1][1]["ev"] == "undo" and "6" in state["view"]["zones"]
     st, r = post(url + "/api/input", {"code": runo["code"], "ev": "undo"})
+    assert r["ok"] is True
     st, state = get(url + "/api/state")
     assert "6" not in state["view"]["zones"]
+
+
+def test_wrong_codes_get_403_then_the_client_waits(board):
+    # the game of the test above has started: no claim without the side's button
+    url, port, _ = board
+    st, r = post(url + "/api/claim", {"player": 1})
+    assert st == 409
+    answers = set()
+    for guess in ("0000", "%016x" % 1, "ffffffffffffffff", "x" * 16, "1234"):
+        st, body = get_status(url + "/api/state?since=0&code=" + guess)
+        answers.add((st, json.dumps(body)))
+    st, body = get_status(url + "/api/state?since=0&code=0")
+    assert answers == {(403, json.dumps({"error": "claim a side first: spectators only watch"}))}
+    assert st == 429          # five wrong codes: this client waits
+    st, body = get_status(url + "/api/state?since=0")
+    assert st == 200 and body["you"] == {"player": None}    # watching still works
 
 
 def test_garbage_truncation_oversize_and_wrong_methods(board):
@@ -150,8 +177,10 @@ def test_flood_of_idle_clients_is_refused_then_recovers(board):
             data = s.recv(100)
         except socket.timeout:
             continue
-        if data.startswith(b"HTTP/1.0 503"):
-            refused += 1
+        except ConnectionError:
+            data = b""
+        if data.startswith(b"HTTP/1.0 503") or data == b"":
+            refused += 1      # answered 503, or evicted (closed) for a newer client
     assert refused >= 12 - 4  # at most 4 client slots
     for s in socks:
         s.close()
@@ -165,4 +194,49 @@ def test_flood_of_idle_clients_is_refused_then_recovers(board):
         except (urllib.error.URLError, ConnectionError, socket.timeout):
             assert time.monotonic() < deadline, "server did not recover"
     assert st == 200
+    assert proc.poll() is None
+
+
+def timed_raw(port, data, limit=2.0):
+    t0 = time.monotonic()
+    out = raw(port, data)
+    return out, time.monotonic() - t0
+
+
+def test_malformed_requests_are_answered_400_at_once(board):
+    url, port, _ = board
+    for req in (b"GET /api/state HTTP/1.0\n\n",                       # LF only
+                b"GET /api/state HTTP/1.0\r\nHost: x\n\r\n",          # one bare LF
+                b"POST /api/input HTTP/1.0\r\nContent-Length: 5\r\nContent-Length: 50\r\n\r\n{\"a\":",
+                b"POST /api/input HTTP/1.0\r\nContent-Length: -1\r\n\r\n",
+                b"POST /api/input HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"):
+        out, took = timed_raw(port, req)
+        assert out.startswith(b"HTTP/1.0 400"), (req, out)
+        assert took < 2.0, (req, took)      # answered, not left to time out
+
+
+def test_slow_clients_do_not_take_the_page_down(board):
+    url, port, proc = board
+    slow = []
+    for _ in range(4):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"G")
+        slow.append(s)
+    served = 0
+    t_end = time.monotonic() + 4
+    while time.monotonic() < t_end:
+        for s in slow:       # a byte now and then from each slow client
+            try:
+                s.sendall(b"E")
+            except OSError:
+                pass
+        try:
+            st, _ = get(url + "/api/state")
+            served += st == 200
+        except (urllib.error.URLError, ConnectionError, socket.timeout) as e:
+            print("refused", e)
+        time.sleep(0.3)
+    for s in slow:
+        s.close()
+    assert served >= 8, served
     assert proc.poll() is None

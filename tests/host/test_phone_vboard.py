@@ -94,6 +94,40 @@ class Ticker:
             raise self.error
 
 
+class Claimer:
+    """Claims a side on the board's page as soon as the board has a game
+    (in the background, while lockstep play runs); join() gives its code."""
+
+    def __init__(self, url, player):
+        self.url = url
+        self.player = player
+        self.code = None
+        self.answers = []
+        self.th = threading.Thread(target=self._run, daemon=True)
+        self.th.start()
+
+    def _run(self):
+        import urllib.error
+        import urllib.request
+        deadline = time.monotonic() + 60
+        while self.code is None and time.monotonic() < deadline:
+            req = urllib.request.Request(self.url + "api/claim", data=json.dumps({"player": self.player}).encode(),
+                                         method="POST")
+            try:
+                with urllib.request.urlopen(req, timeout=2) as r:
+                    self.code = json.loads(r.read())["code"]
+            except urllib.error.HTTPError as e:
+                self.answers.append(e.code)       # 503: no game yet
+                time.sleep(0.02)
+            except OSError:
+                time.sleep(0.02)
+
+    def join(self):
+        self.th.join(60)
+        assert self.code is not None, self.answers[-5:]
+        return self.code
+
+
 def started(board, tmp_path):
     """A lockstep virtual board serving its phone page, and its link, 10 ms
     into a scan period (the same in every run)."""
@@ -133,7 +167,12 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
     page = None
     ticker = None
     try:
+        # Runo's phone claims the side before play starts (the mat's
+        # lessons come first): once play has started, a claim needs the
+        # side's button on the mat, which the virtual board has not
+        claim = Claimer(vb.web_url, 1)
         replies = vb.play(res.frames, res.controls, link, header=header)
+        code = claim.join()
         assert [r.get("ok") for _, r in replies] == [True] * len(replies), replies
         _, st = vb.request(link, "state")
         asks = [b for _, typ, b in link.take("mat") if b.get("ev") == "unsure" and b.get("zone") == 5]
@@ -153,7 +192,8 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
                                "document.querySelector('#status').textContent.indexOf('Battle on zone 5') === 0")
         page.wait_for_function("document.getElementById('ask').textContent === "
                                "'The mat asks Runo who landed on zone 5'")   # a spectator is told
-        page.click("#claim1")
+        page.evaluate("localStorage.side = '1 %s'" % code)     # the phone that claimed it
+        page.reload()
         page.wait_for_selector("#which-tigrerra")
         assert page.inner_text("#ask legend") == "Who landed on zone 5?"
         assert page.inner_text("#which-yes").startswith("Yes, %s (" % named)

@@ -175,7 +175,7 @@ def test_read_names_the_file(tmp_path, good_lines):
     assert str(p) in str(e.value) and "line 4" in str(e.value)
     with pytest.raises(UserError) as e:
         rawlog.read(str(tmp_path / "missing.ndjson"))
-    assert "cannot read" in str(e.value)
+    assert "missing.ndjson: no such file" in str(e.value)
 
 
 def test_which_is_a_control_and_replays_as_the_players_answer(tmp_path, board):

@@ -46,8 +46,8 @@ def test_wifi_ap_join_show_off_on_the_virtual_board(vb):
     assert r.returncode == 0, r.stderr + vb.console_text()[-2000:]
     assert on_board(vb) == {"version": 1, "mode": "ap", "ssid": "BakuMat", "key": SECRET}
     assert "asking it for maintenance mode" in r.stderr and "is up" in r.stderr  # the app restarted
-    assert "password   set (%d characters)" % len(SECRET) in r.stdout
-    assert "s3cret" not in r.stdout + r.stderr
+    assert "password   set (bakumat wifi show --reveal shows it)" in r.stdout
+    assert "s3cret" not in r.stdout + r.stderr and str(len(SECRET)) not in r.stdout
     assert sorted(f for f in os.listdir(vb.workdir) if f.startswith("wifi")) == ["wifi.json"]  # no temp file left
     # joining a network, the password from stdin; the port after the action works too
     r = bakumat("wifi", "join", "--ssid", "Home net", "--password", "-", "--port", vb.url, input=SECRET + "\n")
@@ -59,13 +59,27 @@ def test_wifi_ap_join_show_off_on_the_virtual_board(vb):
     # read-only: read from the running app, the board not restarted
     assert vb.boots == boots and "maintenance" not in r.stderr
     assert "mode       join a network" in r.stdout and "ssid       Home net" in r.stdout
-    assert "password   set (%d characters)" % len(SECRET) in r.stdout
-    assert "s3cret" not in r.stdout + r.stderr
-    # an open access point
+    assert "password   set (bakumat wifi show --reveal shows it)" in r.stdout
+    assert "s3cret" not in r.stdout + r.stderr and str(len(SECRET)) not in r.stdout
+    r = bakumat("wifi", "--port", vb.url, "show", "--reveal")
+    assert r.returncode == 0 and "password   %s" % SECRET in r.stdout, r.stderr
+    # an access point without a password: protected by one made at random,
+    # shown only by --reveal
     r = bakumat("wifi", "--port", vb.url, "ap", "--ssid", "Mat 2")
     assert r.returncode == 0, r.stderr
-    assert on_board(vb) == {"version": 1, "mode": "ap", "ssid": "Mat 2", "key": ""}
-    assert "password   none (open)" in r.stdout and "anyone nearby can join" in r.stdout
+    doc = on_board(vb)
+    key = doc.pop("key")
+    assert doc == {"version": 1, "mode": "ap", "ssid": "Mat 2"} and len(key) == 14
+    assert key not in r.stdout + r.stderr and "made at random" in r.stdout
+    r = bakumat("wifi", "--port", vb.url, "show")
+    assert key not in r.stdout and "14" not in r.stdout
+    r = bakumat("wifi", "--port", vb.url, "show", "--reveal")
+    assert "password   %s" % key in r.stdout
+    # an open access point only when asked for by name
+    r = bakumat("wifi", "--port", vb.url, "ap", "--ssid", "Mat 2", "--open")
+    assert r.returncode == 0, r.stderr
+    assert on_board(vb) == {"version": 1, "mode": "ap", "ssid": "Mat 2", "key": "", "open": True}
+    assert "password   none (an open access point)" in r.stdout and "anyone nearby can join" in r.stdout
     # off, twice
     r = bakumat("wifi", "--port", vb.url, "off")
     assert r.returncode == 0, r.stderr
@@ -102,11 +116,16 @@ def test_wifi_refuses_bad_input_before_touching_a_board(args, message):
 
 
 def test_wifi_config_and_mask():
-    assert wifi.config("ap", "BakuMat", None) == {"version": 1, "mode": "ap", "ssid": "BakuMat", "key": ""}
+    made = [wifi.config("ap", "BakuMat", None)["key"] for _ in range(2)]
+    assert made[0] != made[1] and all(len(k) == 14 and set(k) <= set(wifi.KEY_CHARS) for k in made)
+    assert wifi.config("ap", "BakuMat", None, open_ap=True) == {"version": 1, "mode": "ap", "ssid": "BakuMat",
+                                                                "key": "", "open": True}
     assert wifi.config("sta", "x" * 32, "a" * 63)["key"] == "a" * 63
     with pytest.raises(UserError, match="--password is required"):
         wifi.config("sta", "home", "")
     lines = wifi.describe({"version": 1, "mode": "ap", "ssid": "S", "key": "topsecret1"})
-    assert "password   set (10 characters)" in lines and not any("topsecret" in line for line in lines)
+    assert "password   set (bakumat wifi show --reveal shows it)" in lines
+    assert not any("topsecret" in line or "10" in line for line in lines)
+    assert "password   topsecret1" in wifi.describe({"mode": "ap", "key": "topsecret1"}, reveal=True)
     # the script written to the board does not carry the password in clear
     assert "topsecret1" not in wifi.write_script({"key": "topsecret1"})

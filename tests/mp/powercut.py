@@ -16,76 +16,23 @@ bad state (except in naive mode, where it exits 1 if nothing was caught).
 import sys
 import os
 import vfs
+import hashlib
 
 sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, __file__.rsplit("/", 1)[0] if "/" in __file__ else ".")
 from store.state import State  # noqa: E402
 from store import safe  # noqa: E402
 
 MODE = sys.argv[2] if len(sys.argv) > 2 else "cut"
 SAVES = int(sys.argv[3]) if len(sys.argv) > 3 else 60
 TMPDIR = sys.argv[4] if len(sys.argv) > 4 else "/tmp"
-BS = 4096
-NBLOCKS = 8
 
 
-class PowerCut(Exception):
-    pass
+from ramflash import RAMBlockDev as _Dev, PowerCut, BS, NBLOCKS  # noqa: E402
 
 
-_CUT = PowerCut()   # preallocated: may be raised from a finaliser with the heap locked
-_FF = b"\xff" * BS
-
-
-class RAMBlockDev:
-    def __init__(self, data=None):
-        self.data = data if data is not None else bytearray(b"\xff" * (BS * NBLOCKS))
-        self.writes = 0
-        self.cut_at = -1
-        self.dead = False
-
-    def readblocks(self, block, buf, off=0):
-        if self.dead:
-            raise _CUT
-        a = block * BS + off
-        buf[:] = self.data[a:a + len(buf)]
-
-    def writeblocks(self, block, buf, off=None):
-        if self.dead:
-            raise _CUT
-        if off is None:
-            off = 0
-            self._erase(block)  # simple interface: whole-block write
-        if self.writes == self.cut_at:
-            if MODE == "torn":
-                a = block * BS + off
-                h = len(buf) // 2
-                self.data[a:a + h] = buf[:h]
-            self.writes += 1
-            self.dead = True
-            raise _CUT
-        self.writes += 1
-        a = block * BS + off
-        self.data[a:a + len(buf)] = buf
-
-    def _erase(self, block):
-        if self.dead:
-            raise _CUT
-        if self.writes == self.cut_at:
-            self.writes += 1
-            self.dead = True
-            raise _CUT
-        self.writes += 1
-        a = block * BS
-        self.data[a:a + BS] = _FF
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return NBLOCKS
-        if op == 5:
-            return BS
-        if op == 6:
-            self._erase(arg)
-            return 0
+def RAMBlockDev(data=None):
+    return _Dev(data, MODE)
 
 
 HEADER = {"mode": "official", "first": 0, "target": 3, "players": [
@@ -144,10 +91,15 @@ def apply(st, step):
 
 
 def snapshot(st):
-    g = st.game_load()
-    if g is not None:
-        g = (g[0]["players"][0]["name"], len(g[1]), g[1][-1]["t"] if g[1] else None)
-    return (g, st.load_signatures(), st.load_calibration())
+    """The exact bytes of every stored file, as their SHA-256 (None:
+    absent; a digest, not the bytes: 60 checkpoints of a game file would
+    fill the heap)."""
+    out = []
+    for name in ("game.ndj", "sigs.json", "calib.json"):
+        data = safe.read(st.path(name))
+        out.append(None if data is None else hashlib.sha256(data).digest())
+        data = None
+    return tuple(out)
 
 
 def main():
@@ -160,16 +112,16 @@ def main():
     flash = bd.data
     exp = []
     for j in range(len(steps) + 1):
+        # Checkpoints (the flash before step j) go to the host's disk, not
+        # the heap: megabytes of live bytes make every collection slow.
+        with open("%s/cp%d.bin" % (TMPDIR, j), "wb") as f:
+            f.write(flash)
         vfs.mount(vfs.VfsLfs2(bd), "/x")
         st = State("/x")
         exp.append(snapshot(st))
         if j < len(steps):
             apply(cls("/x"), steps[j])
         vfs.umount("/x")
-        # Checkpoints go to the host's disk, not the heap: megabytes of live
-        # bytes make every garbage collection slow.
-        with open("%s/cp%d.bin" % (TMPDIR, j), "wb") as f:
-            f.write(flash)
     ok = bad = cuts = writes = 0
     # For every step: boot on the flash as the previous step left it, run
     # the step with the power failing at its 1st, 2nd, ... block write,

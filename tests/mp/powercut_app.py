@@ -1,0 +1,299 @@
+"""The app's saves under a power cut at every block write (MicroPython).
+
+    micropython tests/mp/powercut_app.py FIRMWARE_DIR TESTS_DIR TMPDIR [mode]
+
+Drives the real app (firmware/app.py on the fake board, tests/fwharness.py)
+on littlefs (vfs.VfsLfs2) over a RAM block device (tests/mp/ramflash.py)
+through a game: `cfg`, controls from the link and landings from the
+sensing, the phone page's claims, a `cfg` refused by the header check and
+one refused by the mode's own check mid-game, `end` with a battle pending,
+an input after the end. For every step and every block write of it: the
+power fails there, the board boots again on the flash as it was left and
+resumes. Checked each time: the stored files are byte for byte the ones
+before or after the step; the resumed game equals a host replay of the
+stored log (store.eventlog, what `bakumat replay` reads) and the game as
+it was before or after the step; the filesystem takes a save. Then a full
+filesystem: an input that cannot be saved is refused and the live game
+stays the saved one. Prints "RESULT steps=N writes=N cuts=N ok=N bad=N"
+and "FULL ok" (or BAD lines); exits 1 on any bad state.
+"""
+import sys
+import os
+import vfs
+
+FW, TESTS, TMPDIR = sys.argv[1], sys.argv[2], sys.argv[3]
+MODE = sys.argv[4] if len(sys.argv) > 4 else "cut"
+sys.path.insert(0, FW)
+sys.path.insert(0, TESTS)
+sys.path.insert(0, TESTS + "/mp")
+import json  # noqa: E402
+
+from ramflash import RAMBlockDev, PowerCut  # noqa: E402
+from fwharness import Rig, load_board, REPO  # noqa: E402
+from store import safe  # noqa: E402
+from store import eventlog  # noqa: E402
+from referee.journal import Journal  # noqa: E402
+
+NB = 16          # 64 KB of flash: room for the game, the free space littlefs needs
+ROOT = "/x"
+FILES = ("game.ndj", "claims.json", "sigs.json")
+BOARD = load_board()
+
+
+def sample():
+    f = open(REPO + "/host_tools/samples/official.ndjson")
+    h = json.loads(f.readline())
+    evs = [json.loads(f.readline()) for _ in range(8)]
+    f.close()
+    del h["bakumat"]
+    del h["version"]
+    return h, evs
+
+
+def script():
+    header, evs = sample()
+    steps = [("cfg", header)]
+    for i in range(len(evs)):
+        ev = evs[i]
+        steps.append(("land" if ev["ev"] == "land" else "ctl", ev))
+        if i == 2:
+            steps.append(("claims", ["0123456789abcdef", None]))
+        if i == 5:
+            steps.append(("sigs", {"drago": 1234, "tigrerra": -987}))
+    deep = dict(header)
+    deep["mode"] = "compass"     # a good header, but not for this mode
+    steps.append(("cfgbad", {"mode": "official", "players": []}))
+    steps.append(("cfgbad", deep))
+    steps.append(("end", {}))
+    steps.append(("late", {"ev": "gate", "player": 1, "gate": "runo-copper", "zone": 2}))
+    return steps
+
+
+def apply(app, step):
+    k, a = step
+    if k == "cfg" or k == "cfgbad":
+        app.handle(1, "cfg", a)
+    elif k == "end":
+        app.handle(1, "end", {})
+    elif k == "ctl" or k == "late":
+        body = {}
+        for key in a:
+            if key != "t":
+                body[key] = a[key]
+        app.handle(1, "ctl", body)
+    elif k == "land":
+        app.rec.feed({"t": app.gtime(app.clock.ticks_ms()), "ev": "land", "zone": a["zone"], "bakugan": a["bakugan"]})
+    elif k == "claims":
+        app._keep_claims(a)
+    elif k == "sigs":
+        app.store.save_signatures(a)
+    app.link.drain_all()
+
+
+def snap():
+    return tuple(safe.read(ROOT + "/" + name) for name in FILES)
+
+
+def live(app):
+    """The board's game as it stands: (view, stored events it counts)."""
+    return (app.game.view() if app.game is not None else None, app.events)
+
+
+def replayed():
+    """A host replay of the stored log (as bakumat replay reads it, without
+    its final finish): (view, events), or (None, 0) without a game."""
+    data = safe.read(ROOT + "/game.ndj")
+    if data is None:
+        return None, 0
+    lines = [ln + "\n" for ln in data.decode().split("\n") if ln]
+    j = None
+    n = 0
+    for lineno, obj in eventlog.iter_log(lines, deep=False):
+        if j is None:
+            j = Journal(obj)
+        else:
+            if not j.feed(obj):
+                raise ValueError("stored line %d rejected on replay" % lineno)
+            n += 1
+    return j.view(), n
+
+
+def boot(data):
+    bd = RAMBlockDev(data, MODE, NB)
+    vfs.mount(vfs.VfsLfs2(bd), ROOT)
+    return bd, Rig(BOARD, ROOT)
+
+
+def down():
+    try:
+        vfs.umount(ROOT)
+    except Exception:
+        pass
+
+
+def cp(j):
+    return "%s/acp%d.bin" % (TMPDIR, j)
+
+
+def main():
+    steps = script()
+    bd = RAMBlockDev(None, MODE, NB)
+    vfs.VfsLfs2.mkfs(bd)
+    flash = bd.data
+    exp = []
+    for j in range(len(steps) + 1):
+        with open(cp(j), "wb") as f:     # the flash before step j
+            f.write(flash)
+        bd, rig = boot(flash)
+        exp.append((snap(), live(rig.app)))
+        if j < len(steps):
+            apply(rig.app, steps[j])
+        rig = None
+        down()
+    bad = 0
+    # the script did what it says: each game step saved, the refused ones not
+    for j in range(len(steps)):
+        k = steps[j][0]
+        same = exp[j][0] == exp[j + 1][0]
+        if (k in ("cfgbad", "late")) != same:
+            print("BAD script step", j, k, "stored files", "unchanged" if same else "changed")
+            bad += 1
+    if exp[-1][1][0]["phase"] != "over" or b'"ev": "end"' not in exp[-1][0][0]:
+        print("BAD script: the game is not over after end")
+        bad += 1
+    ok = cuts = writes = 0
+    for j in range(len(steps)):
+        cut = 0
+        while True:
+            with open(cp(j), "rb") as f:
+                f.readinto(flash)
+            bd, rig = boot(flash)
+            base = bd.writes
+            bd.cut_at = base + cut
+            try:
+                apply(rig.app, steps[j])
+                completed = True
+            except PowerCut:
+                completed = False
+            rig = None
+            down()
+            if completed:
+                writes += bd.writes - base
+                break
+            cuts += 1
+            try:
+                bd2, rig2 = boot(flash)      # power back: the flash as it was left
+            except Exception as e:
+                print("BAD step", j, steps[j][0], "cut", cut, "no boot:", repr(e))
+                bad += 1
+                cut += 1
+                down()
+                continue
+            try:
+                got = snap()
+                have = live(rig2.app)
+                host = replayed()
+            except Exception as e:
+                got = have = host = ("error", repr(e))
+            which = 0 if got == exp[j][0] else (1 if got == exp[j + 1][0] else -1)
+            if which < 0 or have != exp[j + which][1] or host != have:
+                bad += 1
+                if bad <= 5:
+                    print("BAD step", j, steps[j][0], "cut at write", cut, "files", which,
+                          "live", have, "replay", host)
+            else:
+                ok += 1
+            try:
+                rig2.app.store.save_calibration({"after": cut})
+                if rig2.app.store.load_calibration() != {"after": cut}:
+                    raise ValueError("a save after the cut did not stick")
+            except Exception as e:
+                bad += 1
+                print("BAD step", j, "cut", cut, "filesystem unusable after the cut:", repr(e))
+            rig2 = None
+            down()
+            cut += 1
+    bad += full(steps)
+    for j in range(len(steps) + 1):
+        os.remove(cp(j))
+    print("RESULT steps=%d writes=%d cuts=%d ok=%d bad=%d" % (len(steps), writes, cuts, ok, bad))
+    sys.exit(1 if bad else 0)
+
+
+def fill():
+    """Fill the filesystem: big writes, then smaller ones, then small
+    files (littlefs keeps small files inline in metadata blocks)."""
+    n = 0
+    for size in (4096, 512, 64, 8):
+        try:
+            f = open(ROOT + "/junk%d" % n, "wb")
+        except OSError:
+            break
+        n += 1
+        try:
+            while True:
+                f.write(bytes(size))
+        except OSError:
+            pass
+        try:
+            f.close()
+        except OSError:
+            pass
+    while True:
+        try:
+            f = open(ROOT + "/junk%d" % n, "wb")
+            n += 1
+            f.write(bytes(100))
+            f.close()
+        except OSError:
+            break
+    # what littlefs still finds (a block freed by compaction): to the last one
+    for _ in range(8):
+        if os.statvfs(ROOT)[3] == 0:
+            break
+        try:
+            f = open(ROOT + "/junk%d" % n, "wb")
+            n += 1
+            try:
+                while True:
+                    f.write(bytes(256))
+            except OSError:
+                pass
+            f.close()
+        except OSError:
+            pass
+
+
+def full(steps):
+    """A full filesystem mid-game: the input is refused, nothing changes."""
+    j = [s[0] for s in steps].index("end")
+    flash = bytearray(RAMBlockDev(None, MODE, NB).data)
+    with open(cp(j), "rb") as f:
+        f.readinto(flash)
+    bd, rig = boot(flash)
+    app = rig.app
+    fill()
+    before = snap()
+    was = live(app)
+    app._last_reject = None
+    apply(app, ("ctl", {"ev": "resolve"}))
+    why = app._last_reject or ""
+    bad = 0
+    if snap() != before or live(app) != was or replayed() != was or "not saved" not in why:
+        print("BAD full filesystem: files", snap() == before, "live", live(app) == was, "why", why)
+        bad += 1
+    for name in os.listdir(ROOT):
+        if name.startswith("junk"):
+            os.remove(ROOT + "/" + name)
+    apply(app, ("ctl", {"ev": "resolve"}))
+    if live(app)[1] != was[1] + 1 or replayed() != live(app):
+        print("BAD full filesystem: no save once there was room again")
+        bad += 1
+    rig = None
+    down()
+    if not bad:
+        print("FULL ok")
+    return bad
+
+
+main()

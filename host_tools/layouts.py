@@ -95,15 +95,18 @@ def directions():
     return out
 
 
-def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0)):
-    """(spots, channels) readings in mT, a magnet at (px, py) h above the card."""
+def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0), finite=True):
+    """(spots, channels) readings in mT, a magnet at (px, py) h above the card
+    (the card's plate centred on the zone); finite: with the finite plate's
+    term (host_tools/sim/plate.py), else the infinite slab alone."""
     sx = np.array([c[0] + offset[0] for c in chans])[None, :]
     sy = np.array([c[1] + offset[1] for c in chans])[None, :]
     ax = np.array([c[2] for c in chans])
     z = SENSOR_BELOW_CARD_TOP + h
     pose = (px[:, None], py[:, None], z, u[0], u[1], u[2])
     if world.computed:
-        b = world.field(MAGNET_M, pose, sx, sy)
+        b = world.field(MAGNET_M, pose, sx, sy, plate_centre=(0.0, 0.0) if finite else None,
+                        card_top=SENSOR_BELOW_CARD_TOP)
         return (b * ax[None, :, :]).sum(-1)
     # the capture world: the old plate model, Bz only
     if any(a != (0.0, 0.0, 1.0) for a in map(tuple, ax)):
@@ -118,9 +121,9 @@ def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0)):
     return out
 
 
-def worst_snr(world, layout, step=2.0):
+def worst_snr(world, layout, step=2.0, finite=True):
     """(worst-spot zone SNR, (x, y, h, moment direction)), over spots,
-    heights and tilts."""
+    heights and tilts (finite: with the finite plate's term)."""
     world = W.get(world)
     chans = channels(layout)
     sig = np.array([c[3] for c in chans])
@@ -128,7 +131,7 @@ def worst_snr(world, layout, step=2.0):
     worst = None
     for h in world.heights:
         for u in directions():
-            r = _readings(world, px, py, h, u, chans)
+            r = _readings(world, px, py, h, u, chans, finite=finite)
             if r is None:
                 return None, None
             snr = np.sqrt(((r / sig[None, :]) ** 2).sum(-1))
@@ -138,7 +141,7 @@ def worst_snr(world, layout, step=2.0):
     return worst
 
 
-def crosstalk(world, layout):
+def crosstalk(world, layout, finite=True):
     """Largest ratio of the neighbour zone's SNR (across, 70 mm pitch) to the
     magnet's own zone's, the magnet at the lowest height 9 mm from the shared
     edge: below 1, the zone that reads most is the right one."""
@@ -150,8 +153,8 @@ def crosstalk(world, layout):
     px = np.full_like(py, CARD_W / 2.0 - EDGE_MARGIN)
     best = 0.0
     for u in directions():
-        other = _readings(world, px, py, world.heights[0], u, chans, offset=(PITCH_X, 0.0))
-        own = _readings(world, px, py, world.heights[0], u, chans)
+        other = _readings(world, px, py, world.heights[0], u, chans, offset=(PITCH_X, 0.0), finite=finite)
+        own = _readings(world, px, py, world.heights[0], u, chans, finite=finite)
         if other is None:
             return None
         n_other = np.sqrt(((other / sig[None, :]) ** 2).sum(-1))
@@ -192,15 +195,15 @@ def zone_snr(readings_mT, layout):
     return float(np.sqrt(((np.asarray(readings_mT) / sig) ** 2).sum()))
 
 
-def table(worlds=DOC_WORLDS, layouts=None):
+def table(worlds=DOC_WORLDS, layouts=None, finite=True):
     layouts = list(layouts or LAYOUTS)
     rows = []
     for lay in layouts:
         snr = {}
         xt = {}
         for w in worlds:
-            snr[w] = worst_snr(w, lay)[0]
-            xt[w] = crosstalk(w, lay)
+            snr[w] = worst_snr(w, lay, finite=finite)[0]
+            xt[w] = crosstalk(w, lay, finite=finite)
         rows.append({"layout": lay, "snr": snr, "crosstalk": xt, "cost": costs(lay)})
     return rows
 
@@ -213,11 +216,12 @@ def _f(v):
     return "%.1f" % v if v < 100 else "%.0f" % v
 
 
-def markdown(rows, worlds=DOC_WORLDS):
+def markdown(rows, worlds=DOC_WORLDS, finite=True):
     out = []
     w = out.append
-    w("Worst-spot zone SNR per frame (NdFeB 3 x 3 mm; ferrite worlds 0.32 of it; target %g; - : the capture "
-      "model gives Bz only):" % TARGET_SNR)
+    w("Worst-spot zone SNR per frame (%s; NdFeB 3 x 3 mm; ferrite worlds 0.32 of it; target %g; - : the capture "
+      "model gives Bz only):" % ("infinite slab + the finite plate's term" if finite else "fast path: infinite slab alone",
+                                 TARGET_SNR))
     w("")
     w("| layout | " + " | ".join(worlds) + " |")
     w("|---|" + "---|" * len(worlds))
@@ -251,7 +255,7 @@ def failing_worlds(rows, layout=REFERENCE, target=TARGET_SNR):
     return []
 
 
-def peak(world, layout):
+def peak(world, layout, finite=True):
     """Largest field (mT) any channel of the zone sees, the magnet at its
     lowest anywhere on the card: above the part's range it saturates."""
     world = W.get(world)
@@ -259,7 +263,7 @@ def peak(world, layout):
     px, py = spots(2.0)
     best = 0.0
     for u in directions():
-        r = _readings(world, px, py, world.heights[0], u, chans)
+        r = _readings(world, px, py, world.heights[0], u, chans, finite=finite)
         if r is None:
             return None
         best = max(best, float(np.abs(r).max()))

@@ -32,10 +32,24 @@ def add_arguments(p):
     p.add_argument("--lfs", metavar="IMAGE", help="a littlefs image file as the board's filesystem instead")
     p.add_argument("--web", type=int, metavar="PORT", default=None,
                    help="serve the board's phone page on 127.0.0.1:PORT (0: any free port; default: off)")
-    p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: capture)")
+    p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: the world `diag plate` "
+                                   "measured, kept in --dir's calib.json, else capture)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 64K (default: the binary's)")
     p.add_argument("--script", help="scenario lines to apply at start (a file)")
     p.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds (no console)")
+
+
+def _calibration(folder):
+    """The board's calib.json in the vboard's filesystem folder, or None."""
+    import json
+    import os
+    if not folder:
+        return None
+    try:
+        with open(os.path.join(folder, "calib.json"), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None  # no calibration yet, or one the board will rewrite
 
 
 def _leds(vb):
@@ -59,7 +73,9 @@ def run(args):
     from host_tools import boards
     from host_tools.sim import worlds
     try:
-        board = worlds.with_world(boards.load(args.board), args.world)
+        board = boards.load(args.board)
+        name, why = worlds.choose(args.world, board, _calibration(args.dir))
+        board = worlds.with_world(board, name)
     except worlds.WorldError as e:
         raise UserError("--world: %s" % e)
     vb = vboard.VBoard(board, workdir=args.dir, lockstep=False, port=port, heapsize=args.heap, lfs=args.lfs,
@@ -68,7 +84,8 @@ def run(args):
     out = sys.stdout
     try:
         live = vboard.Live(vb)
-        out.write("virtual board %s running the app; serial link on %s\n" % (vb.board["name"], vb.url))
+        out.write("virtual board %s running the app in world %s (%s); serial link on %s\n"
+                  % (vb.board["name"], name, why, vb.url))
         if vb.web_url:
             out.write("phone page (once a game is set up): %s\n" % vb.web_url)
         out.write("  e.g. bakumat game new --port %s   |   mpremote connect %s resume repl\n" % (vb.url, vb.url))

@@ -72,6 +72,32 @@ def default_name():
     return os.environ.get("BAKUMAT_WORLD") or DEFAULT
 
 
+def measured(calib):
+    """The world `bakumat diag plate` found nearest to the real cards, as
+    kept in a board's calibration (calib.json: {"plate": {"world": ...}}),
+    or None when the calibration has no (known) measured world."""
+    plate = calib.get("plate") if isinstance(calib, dict) else None
+    name = plate.get("world") if isinstance(plate, dict) else None
+    return name if name in WORLDS else None
+
+
+def choose(explicit=None, board=None, calib=None):
+    """(world name, why): the one named on the command line, else the
+    board's "world", else $BAKUMAT_WORLD, else the one the calibration's
+    `diag plate` measured, else DEFAULT."""
+    if explicit:
+        get(explicit)
+        return explicit, "named"
+    if board and board.get("world"):
+        return board["world"], "the board's"
+    if os.environ.get("BAKUMAT_WORLD"):
+        return os.environ["BAKUMAT_WORLD"], "$BAKUMAT_WORLD"
+    m = measured(calib)
+    if m:
+        return m, "measured by diag plate (the board's calibration)"
+    return DEFAULT, "the default"
+
+
 class WorldError(UserError):
     """An unknown world, or a board the world cannot simulate."""
 

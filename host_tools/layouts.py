@@ -274,6 +274,8 @@ def peak(world, layout, finite=True):
     return best
 
 
+AMR_MA_MAX = 4.0  # MMC5603NJ supply current, datasheet maximum (hardware/parts.json)
+
 # The reference layout's parts beyond the sensors and muxes (per-unit US$ at 100 pieces, estimates).
 AMR2_PASSIVES = (("100 nF 0402 decoupling, one per sensor and mux", 36, 0.01),
                  ("1 uF 0402 at each MMC5603NJ's supply (datasheet application circuit; check)", 32, 0.02),
@@ -315,9 +317,12 @@ def amr2_markdown(board):
         out.append("| %s | %d | %.3f | %.2f | %.1f | %.1f |" % (name, n, usd, n * usd, ma, n * ma))
     out.append("| **total** | | | **%.2f** | | **%.0f** |" % (tot_usd, tot_ma))
     out += ["", "Scan: %d sensors x %g us per I2C read from MicroPython + one mux switch per 8 = %.1f ms per frame, "
-            "%d %% of a %d Hz frame (the Hall mat: 96 ADC reads, 4.8 ms). Current: %.0f mA against 576 mA typical "
-            "(960 mA max) for the 96 DRV5055A1 of the Hall mat."
-            % (c["sensors"], part["read_us"], c["scan_ms"], round(100 * c["frame_share"]), RATE_HZ, tot_ma),
+            "%d %% of a %d Hz frame (the Hall mat: 96 ADC reads, 4.8 ms). Each sensor measures in the background "
+            "(continuous mode, 6.6 ms per measurement at the quietest bandwidth, datasheet), so a read only fetches "
+            "the latest result. Current: %.0f mA as estimated, %.0f mA at the datasheet's 4 mA maximum per sensor, "
+            "against 576 mA typical (960 mA max) for the 96 DRV5055A1 of the Hall mat."
+            % (c["sensors"], part["read_us"], c["scan_ms"], round(100 * c["frame_share"]), RATE_HZ, tot_ma,
+               tot_ma + len(w) * (AMR_MA_MAX - part["ma"])),
             "", "I2C wiring (one ESP32 bus at 400 kHz; each mux channel reaches one sensor, so every sensor keeps "
             "the part's fixed address 0x30):", "",
             "| mux | channel | zone | sensor (0: y - 22 mm, 1: y + 22 mm) | board channels x, y, z |",

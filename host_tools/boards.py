@@ -223,8 +223,43 @@ def check_mat(m, where):
             raise BoardError("%s: zone %d has no sensor" % (where, z["id"]))
 
 
+def check_i2c_wiring(bus, board, where):
+    """An "i2c" wiring: three-axis sensors (fixed address) behind TCA9548A
+    muxes, {"id", "scl", "sda", "freq", "sensors": [[mux_address, mux_channel], ...]},
+    one entry per three of the mat's channels (x, y, z), in channel order."""
+    if type(bus) is not dict:
+        raise BoardError("%s: i2c: expected an object" % where)
+    for k in ("scl", "sda", "sensors"):
+        if k not in bus:
+            raise BoardError("%s: i2c: missing field '%s'" % (where, k))
+    for k in ("scl", "sda"):
+        if type(bus[k]) is not int or bus[k] < 0:
+            raise BoardError("%s: i2c.%s: expected a GPIO number" % (where, k))
+    if "freq" in bus and (type(bus["freq"]) is not int or not 10000 <= bus["freq"] <= 1000000):
+        raise BoardError("%s: i2c.freq: expected 10000..1000000 Hz" % where)
+    sens = bus["sensors"]
+    if type(sens) is not list or 3 * len(sens) != len(board["sensors"]):
+        raise BoardError("%s: i2c.sensors: %s entries but mat %r has %d channels (three per sensor)"
+                         % (where, len(sens) if type(sens) is list else "no list of", board["name"],
+                            len(board["sensors"])))
+    seen = {}
+    for i, s in enumerate(sens):
+        if type(s) is not list or len(s) != 2 or type(s[0]) is not int or type(s[1]) is not int:
+            raise BoardError("%s: i2c.sensors[%d]: expected [mux_address, mux_channel]" % (where, i))
+        if not 0x70 <= s[0] <= 0x77:
+            raise BoardError("%s: i2c.sensors[%d]: mux address 0x%x outside 0x70..0x77" % (where, i, s[0]))
+        if not 0 <= s[1] <= 7:
+            raise BoardError("%s: i2c.sensors[%d]: mux channel %d outside 0..7" % (where, i, s[1]))
+        if tuple(s) in seen:
+            raise BoardError("%s: i2c.sensors[%d]: same mux channel as i2c.sensors[%d]" % (where, i, seen[tuple(s)]))
+        seen[tuple(s)] = i
+
+
 def check_wiring(wiring, board, where):
     """Validate a board folder's wiring.json against its mat."""
+    if "i2c" in wiring:
+        check_i2c_wiring(wiring["i2c"], board, where)
+        return
     for k in ("adc_pins", "mux_select", "channels"):
         if k not in wiring:
             raise BoardError("%s: missing field '%s'" % (where, k))

@@ -36,13 +36,17 @@ TILT_DEG = 25.0
 PARTS = {
     "DRV5055A1": {"kind": "analog Hall, Bz", "axes": "z", "noise_mT": 0.05, "range_mT": 13.0, "ma": 6.0,
                   "usd": 0.55, "read_us": 50.0,
-                  "note": "noise: ESP32 ADC, 4 counts at 79 counts/mT; one ADC read 25-100 us from MicroPython"},
+                  "note": "noise: ESP32 ADC, 4 counts at 79 counts/mT; one ADC read 25-100 us from MicroPython; "
+                          "60 mV/mT at 3.3 V and 20 kHz checked, current and price not (hardware/parts.json)"},
     "TMAG5273A1": {"kind": "3-axis Hall, I2C", "axes": "xyz", "noise_mT": 0.02, "range_mT": 40.0, "ma": 2.3,
                    "usd": 0.95, "read_us": 350.0,
-                   "note": "12-bit, +-40 mT, 32x averaging for the noise; 4 factory addresses, others set at power-up"},
+                   "note": "checked: +-40/80 mT, 12-bit, 2.3 mA active, 32x averaging, 4 factory addresses and a user-set one; "
+                           "not checked: the noise with 32x averaging, the price"},
     "MMC5603NJ": {"kind": "3-axis AMR, I2C", "axes": "xyz", "noise_mT": 0.002, "range_mT": 3.0, "ma": 1.5,
                   "usd": 0.90, "read_us": 300.0,
-                  "note": "datasheet 2 mG (0.2 uT) rms, +-3 mT; one fixed address 0x30: 8 per TCA9548A mux"},
+                  "note": "checked: 2 mG (0.2 uT) rms, +-30 G (+-3 mT), fixed address 0x30 (8 per TCA9548A), "
+                          "6.6 ms per measurement at the quietest bandwidth (1.2 ms at the fastest), 4 mA max; "
+                          "not checked: the typical current at 50-100 Hz, the price"},
     "LIS2MDL": {"kind": "3-axis AMR, I2C", "axes": "xyz", "noise_mT": 0.003, "range_mT": 5.0, "ma": 0.2,
                 "usd": 1.20, "read_us": 300.0,
                 "note": "datasheet 3 mG (0.3 uT) rms at 10 Hz, +-5 mT; fixed address 0x1E: 8 per TCA9548A mux"},
@@ -95,15 +99,18 @@ def directions():
     return out
 
 
-def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0)):
-    """(spots, channels) readings in mT, a magnet at (px, py) h above the card."""
+def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0), finite=True):
+    """(spots, channels) readings in mT, a magnet at (px, py) h above the card
+    (the card's plate centred on the zone); finite: with the finite plate's
+    term (host_tools/sim/plate.py), else the infinite slab alone."""
     sx = np.array([c[0] + offset[0] for c in chans])[None, :]
     sy = np.array([c[1] + offset[1] for c in chans])[None, :]
     ax = np.array([c[2] for c in chans])
     z = SENSOR_BELOW_CARD_TOP + h
     pose = (px[:, None], py[:, None], z, u[0], u[1], u[2])
     if world.computed:
-        b = world.field(MAGNET_M, pose, sx, sy)
+        b = world.field(MAGNET_M, pose, sx, sy, plate_centre=(0.0, 0.0) if finite else None,
+                        card_top=SENSOR_BELOW_CARD_TOP)
         return (b * ax[None, :, :]).sum(-1)
     # the capture world: the old plate model, Bz only
     if any(a != (0.0, 0.0, 1.0) for a in map(tuple, ax)):
@@ -118,9 +125,9 @@ def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0)):
     return out
 
 
-def worst_snr(world, layout, step=2.0):
+def worst_snr(world, layout, step=2.0, finite=True):
     """(worst-spot zone SNR, (x, y, h, moment direction)), over spots,
-    heights and tilts."""
+    heights and tilts (finite: with the finite plate's term)."""
     world = W.get(world)
     chans = channels(layout)
     sig = np.array([c[3] for c in chans])
@@ -128,7 +135,7 @@ def worst_snr(world, layout, step=2.0):
     worst = None
     for h in world.heights:
         for u in directions():
-            r = _readings(world, px, py, h, u, chans)
+            r = _readings(world, px, py, h, u, chans, finite=finite)
             if r is None:
                 return None, None
             snr = np.sqrt(((r / sig[None, :]) ** 2).sum(-1))
@@ -138,7 +145,7 @@ def worst_snr(world, layout, step=2.0):
     return worst
 
 
-def crosstalk(world, layout):
+def crosstalk(world, layout, finite=True):
     """Largest ratio of the neighbour zone's SNR (across, 70 mm pitch) to the
     magnet's own zone's, the magnet at the lowest height 9 mm from the shared
     edge: below 1, the zone that reads most is the right one."""
@@ -150,8 +157,8 @@ def crosstalk(world, layout):
     px = np.full_like(py, CARD_W / 2.0 - EDGE_MARGIN)
     best = 0.0
     for u in directions():
-        other = _readings(world, px, py, world.heights[0], u, chans, offset=(PITCH_X, 0.0))
-        own = _readings(world, px, py, world.heights[0], u, chans)
+        other = _readings(world, px, py, world.heights[0], u, chans, offset=(PITCH_X, 0.0), finite=finite)
+        own = _readings(world, px, py, world.heights[0], u, chans, finite=finite)
         if other is None:
             return None
         n_other = np.sqrt(((other / sig[None, :]) ** 2).sum(-1))
@@ -192,15 +199,15 @@ def zone_snr(readings_mT, layout):
     return float(np.sqrt(((np.asarray(readings_mT) / sig) ** 2).sum()))
 
 
-def table(worlds=DOC_WORLDS, layouts=None):
+def table(worlds=DOC_WORLDS, layouts=None, finite=True):
     layouts = list(layouts or LAYOUTS)
     rows = []
     for lay in layouts:
         snr = {}
         xt = {}
         for w in worlds:
-            snr[w] = worst_snr(w, lay)[0]
-            xt[w] = crosstalk(w, lay)
+            snr[w] = worst_snr(w, lay, finite=finite)[0]
+            xt[w] = crosstalk(w, lay, finite=finite)
         rows.append({"layout": lay, "snr": snr, "crosstalk": xt, "cost": costs(lay)})
     return rows
 
@@ -213,11 +220,12 @@ def _f(v):
     return "%.1f" % v if v < 100 else "%.0f" % v
 
 
-def markdown(rows, worlds=DOC_WORLDS):
+def markdown(rows, worlds=DOC_WORLDS, finite=True):
     out = []
     w = out.append
-    w("Worst-spot zone SNR per frame (NdFeB 3 x 3 mm; ferrite worlds 0.32 of it; target %g; - : the capture "
-      "model gives Bz only):" % TARGET_SNR)
+    w("Worst-spot zone SNR per frame (%s; NdFeB 3 x 3 mm; ferrite worlds 0.32 of it; target %g; - : the capture "
+      "model gives Bz only):" % ("infinite slab + the finite plate's term" if finite else "fast path: infinite slab alone",
+                                 TARGET_SNR))
     w("")
     w("| layout | " + " | ".join(worlds) + " |")
     w("|---|" + "---|" * len(worlds))
@@ -251,7 +259,7 @@ def failing_worlds(rows, layout=REFERENCE, target=TARGET_SNR):
     return []
 
 
-def peak(world, layout):
+def peak(world, layout, finite=True):
     """Largest field (mT) any channel of the zone sees, the magnet at its
     lowest anywhere on the card: above the part's range it saturates."""
     world = W.get(world)
@@ -259,12 +267,14 @@ def peak(world, layout):
     px, py = spots(2.0)
     best = 0.0
     for u in directions():
-        r = _readings(world, px, py, world.heights[0], u, chans)
+        r = _readings(world, px, py, world.heights[0], u, chans, finite=finite)
         if r is None:
             return None
         best = max(best, float(np.abs(r).max()))
     return best
 
+
+AMR_MA_MAX = 4.0  # MMC5603NJ supply current, datasheet maximum (hardware/parts.json)
 
 # The reference layout's parts beyond the sensors and muxes (per-unit US$ at 100 pieces, estimates).
 AMR2_PASSIVES = (("100 nF 0402 decoupling, one per sensor and mux", 36, 0.01),
@@ -307,9 +317,12 @@ def amr2_markdown(board):
         out.append("| %s | %d | %.3f | %.2f | %.1f | %.1f |" % (name, n, usd, n * usd, ma, n * ma))
     out.append("| **total** | | | **%.2f** | | **%.0f** |" % (tot_usd, tot_ma))
     out += ["", "Scan: %d sensors x %g us per I2C read from MicroPython + one mux switch per 8 = %.1f ms per frame, "
-            "%d %% of a %d Hz frame (the Hall mat: 96 ADC reads, 4.8 ms). Current: %.0f mA against 576 mA typical "
-            "(960 mA max) for the 96 DRV5055A1 of the Hall mat."
-            % (c["sensors"], part["read_us"], c["scan_ms"], round(100 * c["frame_share"]), RATE_HZ, tot_ma),
+            "%d %% of a %d Hz frame (the Hall mat: 96 ADC reads, 4.8 ms). Each sensor measures in the background "
+            "(continuous mode, 6.6 ms per measurement at the quietest bandwidth, datasheet), so a read only fetches "
+            "the latest result. Current: %.0f mA as estimated, %.0f mA at the datasheet's 4 mA maximum per sensor, "
+            "against 576 mA typical (960 mA max) for the 96 DRV5055A1 of the Hall mat."
+            % (c["sensors"], part["read_us"], c["scan_ms"], round(100 * c["frame_share"]), RATE_HZ, tot_ma,
+               tot_ma + len(w) * (AMR_MA_MAX - part["ma"])),
             "", "I2C wiring (one ESP32 bus at 400 kHz; each mux channel reaches one sensor, so every sensor keeps "
             "the part's fixed address 0x30):", "",
             "| mux | channel | zone | sensor (0: y - 22 mm, 1: y + 22 mm) | board channels x, y, z |",

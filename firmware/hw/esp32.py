@@ -26,15 +26,23 @@ def build(board_def, clock=None, port=None):
         import time as clock
     w = hw.wiring_of(board_def)
     set_cpu(w.get("cpu_hz", CPU_HZ))
-    transfer = board_def.get("sensor", {})
-    shift = hw.adc_shift(transfer.get("max_counts", 4095))
-    adcs = []
-    for p in w["adc_pins"]:
-        adc = machine.ADC(machine.Pin(p), atten=machine.ADC.ATTN_11DB)
-        adcs.append(adc)
-    selects = [machine.Pin(p, machine.Pin.OUT, value=0) for p in w.get("mux_select", [])]
-    channels = [(c[0], c[1]) for c in w["channels"]]
-    scanner = MuxScanner(adcs, selects, channels, shift)
+    bus = w.get("i2c")
+    if bus:
+        # three-axis I2C magnetometers behind TCA9548A muxes (the amr2 mat)
+        from hw.amr import AmrScanner
+        i2c = machine.I2C(bus.get("id", 0), scl=machine.Pin(bus["scl"]), sda=machine.Pin(bus["sda"]),
+                          freq=bus.get("freq", 400000))
+        scanner = AmrScanner(i2c, [(s[0], s[1]) for s in bus["sensors"]], bus.get("odr_hz", 100))
+    else:
+        transfer = board_def.get("sensor", {})
+        shift = hw.adc_shift(transfer.get("max_counts", 4095))
+        adcs = []
+        for p in w["adc_pins"]:
+            adc = machine.ADC(machine.Pin(p), atten=machine.ADC.ATTN_11DB)
+            adcs.append(adc)
+        selects = [machine.Pin(p, machine.Pin.OUT, value=0) for p in w.get("mux_select", [])]
+        channels = [(c[0], c[1]) for c in w["channels"]]
+        scanner = MuxScanner(adcs, selects, channels, shift)
 
     strip = None
     led = w.get("led")

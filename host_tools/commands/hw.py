@@ -5,7 +5,9 @@ hardware choice (hardware/sensing-physics.md).
     bakumat hw kernels                build (or check) the cached slab kernels
     bakumat hw layouts [--world W]    sensor candidates and layouts compared:
                                       worst-spot SNR per world, crosstalk, scan
-                                      time, parts, price, current (--json)
+                                      time, parts, price, current (--json);
+                                      with the finite plate's edge term
+                                      (host_tools/sim/plate.py) unless --slab
 """
 import json
 import sys
@@ -22,6 +24,8 @@ def add_arguments(parser):
     lay.add_argument("--world", action="append", metavar="NAME", help="only this world (repeatable)")
     lay.add_argument("--layout", action="append", metavar="NAME", help="only this layout (repeatable)")
     lay.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    lay.add_argument("--slab", action="store_true",
+                     help="the infinite slab alone (the fast path without the finite plate's term)")
 
 
 def run(args):
@@ -52,14 +56,16 @@ def run(args):
         for name in lays:
             if name not in L.LAYOUTS:
                 _unknown("layout", name, list(L.LAYOUTS))
-        rows = L.table(worlds, lays)
+        finite = not args.slab
+        rows = L.table(worlds, lays, finite=finite)
+        how = "the infinite slab with the finite plate's term" if finite else "the infinite slab alone"
         if args.json:
-            sys.stdout.write(json.dumps({"version": 1, "worlds": worlds, "rows": rows}) + "\n")
+            sys.stdout.write(json.dumps({"version": 1, "worlds": worlds, "finite_plate": finite, "rows": rows}) + "\n")
         else:
-            sys.stdout.write(L.markdown(rows, worlds))
+            sys.stdout.write(L.markdown(rows, worlds, finite=finite))
             if L.REFERENCE in lays:
                 bad = L.failing_worlds(rows)
-                print("\nreference layout %s: below SNR %g by the fast path (infinite slab) in %s" % (L.REFERENCE, L.TARGET_SNR,
+                print("\nreference layout %s: below SNR %g by %s in %s" % (L.REFERENCE, L.TARGET_SNR, how,
                                                                       ", ".join(bad) if bad else "no world listed"))
         return 0
     raise UserError("expected an action: `bakumat hw worlds`, `bakumat hw kernels` or `bakumat hw layouts`")

@@ -53,10 +53,24 @@ def add_arguments(p):
     p.add_argument("--lfs", metavar="IMAGE", help="a littlefs image file as the board's filesystem instead")
     p.add_argument("--web", type=int, metavar="PORT", default=None,
                    help="serve the board's phone page on 127.0.0.1:PORT (0: any free port; default: off)")
-    p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: capture)")
+    p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: the world `diag plate` "
+                                   "measured, kept in --dir's calib.json, else capture)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 64K (default: the binary's)")
     p.add_argument("--script", help="scenario lines to apply at start (a file; times count from the start)")
     p.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds (no console)")
+
+
+def _calibration(folder):
+    """The board's calib.json in the vboard's filesystem folder, or None."""
+    import json
+    import os
+    if not folder:
+        return None
+    try:
+        with open(os.path.join(folder, "calib.json"), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None  # no calibration yet, or one the board will rewrite
 
 
 def _leds(vb):
@@ -77,9 +91,11 @@ def _tool(name):
     return rel if not rel.startswith("..") else here
 
 
-def banner(vb):
+def banner(vb, world=None):
+    """What the virtual board says first; world: (name, why it was chosen)."""
     url = vb.url
-    lines = ["virtual board %s running the app; serial link on %s" % (vb.board["name"], url)]
+    where = " in world %s (%s)" % world if world else ""
+    lines = ["virtual board %s running the app%s; serial link on %s" % (vb.board["name"], where, url)]
     if vb.web_url:
         lines.append("phone page (once a game is set up): %s" % vb.web_url)
     lines += [
@@ -142,7 +158,9 @@ def run(args):
     from host_tools import boards
     from host_tools.sim import worlds
     try:
-        board = worlds.with_world(boards.load(args.board), args.world)
+        board = boards.load(args.board)
+        name, why = worlds.choose(args.world, board, _calibration(args.dir))
+        board = worlds.with_world(board, name)
     except worlds.WorldError as e:
         raise UserError("--world: %s" % e)
     script = None
@@ -161,7 +179,7 @@ def run(args):
     try:
         vb.start()
         live = vboard.Live(vb)
-        out.write(banner(vb))
+        out.write(banner(vb, (name, why)))
         out.flush()
         if script is not None:
             try:

@@ -717,7 +717,8 @@ def _render(board, b, rng, settings, end_ms):
             idx = np.nonzero(near)[0]
             if not len(idx):
                 return ()
-            bv = world.field(m, pose, sxa[idx], sya[idx], 0.0, rect is not None)
+            centre = None if rect is None else ((rect[0] + rect[2]) / 2.0, (rect[1] + rect[3]) / 2.0)
+            bv = world.field(m, pose, sxa[idx], sya[idx], 0.0, rect is not None, centre, geo.card_top)
             vals = (bv * axes[idx]).sum(-1) * gains[idx]
             return list(zip(idx.tolist(), vals.tolist()))
         out = []

@@ -72,6 +72,32 @@ def default_name():
     return os.environ.get("BAKUMAT_WORLD") or DEFAULT
 
 
+def measured(calib):
+    """The world `bakumat diag plate` found nearest to the real cards, as
+    kept in a board's calibration (calib.json: {"plate": {"world": ...}}),
+    or None when the calibration has no (known) measured world."""
+    plate = calib.get("plate") if isinstance(calib, dict) else None
+    name = plate.get("world") if isinstance(plate, dict) else None
+    return name if name in WORLDS else None
+
+
+def choose(explicit=None, board=None, calib=None):
+    """(world name, why): the one named on the command line, else the
+    board's "world", else $BAKUMAT_WORLD, else the one the calibration's
+    `diag plate` measured, else DEFAULT."""
+    if explicit:
+        get(explicit)
+        return explicit, "named"
+    if board and board.get("world"):
+        return board["world"], "the board's"
+    if os.environ.get("BAKUMAT_WORLD"):
+        return os.environ["BAKUMAT_WORLD"], "$BAKUMAT_WORLD"
+    m = measured(calib)
+    if m:
+        return m, "measured by diag plate (the board's calibration)"
+    return DEFAULT, "the default"
+
+
 class WorldError(UserError):
     """An unknown world, or a board the world cannot simulate."""
 
@@ -107,6 +133,7 @@ class World:
         self.heights = tuple(spec["heights"])
         self.about = spec["about"]
         self._kernel = None
+        self._plate_terms = {}
 
     @property
     def computed(self):
@@ -120,11 +147,25 @@ class World:
             self._kernel = SlabKernel.load_or_build(self.plate)
         return self._kernel
 
-    def field(self, m, pose, sx, sy, sz=0.0, over_plate=True):
+    def plate_term(self, card_top=2.7):
+        """The finite plate's term (host_tools/sim/plate.py) for sensors
+        card_top mm below the card top; None without a plate."""
+        if self.plate is None:
+            return None
+        key = round(float(card_top), 3)
+        if key not in self._plate_terms:
+            from host_tools.sim import plate
+            self._plate_terms[key] = plate.PlateTerm(self.plate, key)
+        return self._plate_terms[key]
+
+    def field(self, m, pose, sx, sy, sz=0.0, over_plate=True, plate_centre=None, card_top=2.7):
         """B (mT) as an (n, 3) numpy array at the sensors (sx, sy, sz) of a
         dipole of moment m (A m^2, before the world's magnet scale) at pose
         (x, y, z, ux, uy, uz). over_plate: the magnet stands over a card's
-        plate (else the free field)."""
+        plate (else the free field). plate_centre (x, y): that plate's
+        centre, which adds the finite plate's term (its edges) to the
+        infinite slab's field for the sensors under it (card_top: the
+        sensor plane's depth below the card top); None: the slab alone."""
         import numpy as np
         m = m * self.moment_scale
         sx = np.asarray(sx, dtype=float)
@@ -141,7 +182,10 @@ class World:
         bx = 3.0 * dx * (mr * sb + uz * sc) - ux * sa
         by = 3.0 * dy * (mr * sb + uz * sc) - uy * sa
         bz = 3.0 * (mr * sc + uz * sd) - uz * sa
-        return K_MT * m * np.stack([bx, by, bz], axis=-1)
+        b = K_MT * m * np.stack([bx, by, bz], axis=-1)
+        if over_plate and self.plate is not None and plate_centre is not None and not sz:
+            b = b + self.plate_term(card_top).field(m, pose, sx, sy, plate_centre)
+        return b
 
 
 def free_sums(rho, h):

@@ -20,6 +20,7 @@ from host_tools.sim import worlds as W
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STUDY = os.path.join(REPO, "hardware", mom.STUDY_FILE)
 CHECK = os.path.join(REPO, "hardware", mom.CHECK_FILE)
+TERM_CHECK = os.path.join(REPO, "hardware", "plate-term-check.json")  # host_tools/sim/plate.py CHECK_FILE
 PLATE_ROWS = ("none", "mu100-t0.2", "mu300-t0.2", "mu1000-t0.1", "mu1000-t0.2", "mu5000-t0.2")
 SIGMA = 0.05  # mT, the DRV5055A1 on the ESP32 ADC
 HALL6 = [(-16.0, -30.0), (16.0, -30.0), (-16.0, 0.0), (16.0, 0.0), (-16.0, 30.0), (16.0, 30.0)]
@@ -88,17 +89,38 @@ def study_table(study):
     return "\n".join(out) + "\n"
 
 
-def reference_table(rows):
+def reference_table(rows, finite_rows):
     ref = L.REFERENCE
     part = L.PARTS[L.LAYOUTS[ref][0]]
-    out = ["| world | worst-spot SNR | peak field at a sensor (range %g mT) |" % part["range_mT"], "|---|---|---|"]
+    fin = next(r for r in finite_rows if r["layout"] == ref)
+    out = ["| world | worst-spot SNR, infinite slab alone | worst-spot SNR with the finite plate's term | crosstalk "
+           "(neighbour / own) | peak field at a sensor (range %g mT) |" % part["range_mT"], "|---|---|---|---|---|"]
     for r in rows:
         if r["layout"] != ref:
             continue
         for w, v in r["snr"].items():
             pk = L.peak(w, ref)
-            out.append("| %s | %s | %s |" % (w, L._f(v), "-" if pk is None else "%.2f mT%s" % (
-                pk, " (saturates)" if pk > part["range_mT"] else "")))
+            out.append("| %s | %s | **%s** | %s | %s |" % (w, L._f(v), L._f(fin["snr"][w]), L._f(fin["crosstalk"][w]),
+                                                        "-" if pk is None else "%.2f mT%s" % (
+                                                            pk, " (saturates)" if pk > part["range_mT"] else "")))
+    return "\n".join(out) + "\n"
+
+
+def term_table(term):
+    pts = [tuple(p) for p in term["points_mm"]]
+    out = ["| plate | | " + " | ".join("(%g, %g)" % p for p in pts) + " |", "|---|---|" + "---|" * len(pts)]
+    for pl in term["plates"]:
+        tag = "mu %g, %g mm" % (pl["mu_r"], pl["t_mm"])
+        out.append("| %s | the finite plate's term | " % tag + " | ".join("%+.3f" % v for v in pl["term_mT"]) + " |")
+        out.append("| %s | **slab + term** | " % tag + " | ".join("%.3f" % v for v in pl["slab_plus_term_mT"]) + " |")
+        out.append("| %s | direct solve, Richardson limit | " % tag
+                   + " | ".join("%.3f" % v for v in pl["richardson_mT"]) + " |")
+    out += ["", "| world | worst spot of the slab (x, y, h mm) | infinite slab alone | **slab + term** "
+            "| direct solve of the finite plate (Richardson limit) |", "|---|---|---|---|---|"]
+    for w in term["worlds"]:
+        out.append("| %s | (%g, %g, %g) | %.1f | **%.1f** | %.1f |" % (w["world"], w["spot_mm"][0], w["spot_mm"][1],
+                                                                 w["spot_mm"][2], w["fast_snr"], w["snr"],
+                                                                 w["richardson_snr"]))
     return "\n".join(out) + "\n"
 
 
@@ -119,7 +141,8 @@ def check_table(check):
 def markdown():
     with open(STUDY, encoding="utf-8") as f:
         study = json.load(f)
-    rows = L.table()
+    rows = L.table(finite=False)
+    finite_rows = L.table(layouts=[L.REFERENCE])
     parts = ["Issue 15's plate figures, recomputed (magnet: cylinder 3 x 3 mm, J 1.2 T, %g mm above the card top, "
              "upright; sensors %g mm below the card top; worst spot over the plate's area, 1 mm grid, by the fast "
              "path; sigma = %g mT):\n\n" % (H_ISSUE, -mom.SENSOR_Z, SIGMA),
@@ -127,10 +150,21 @@ def markdown():
              "\nMesh study (Bz in mT below the card at (x, y) mm from the magnet's axis, magnet %g mm above the card; "
              "finite 56 x 82 mm plate, magpylib-material-response, Newell interaction):\n\n" % study["height_mm"],
              study_table(study),
-             "\n" + L.markdown(rows),
-             "\nReference layout **%s** (%s), per world:\n\n" % (L.REFERENCE, L.LAYOUTS[L.REFERENCE][2]),
-             reference_table(rows),
-             "\nBelow SNR %g by the fast path (infinite slab): %s.\n" % (L.TARGET_SNR, ", ".join(L.failing_worlds(rows)) or "none")]
+             "\n" + L.markdown(rows, finite=False),
+             "\nReference layout **%s** (%s), per world (`bakumat hw layouts --layout %s`):\n\n"
+             % (L.REFERENCE, L.LAYOUTS[L.REFERENCE][2], L.REFERENCE),
+             reference_table(rows, finite_rows),
+             "\nBelow SNR %g by the infinite slab alone: %s; with the finite plate's term: %s.\n"
+             % (L.TARGET_SNR, ", ".join(L.failing_worlds(rows)) or "none",
+                ", ".join(L.failing_worlds(finite_rows)) or "none")]
+    if os.path.exists(TERM_CHECK):
+        with open(TERM_CHECK, encoding="utf-8") as f:
+            term = json.load(f)
+        parts += ["\nThe finite plate's term (host_tools/sim/plate.py: a thin sheet of panels, the finite plate's "
+                  "charges minus those of the same sheet extended to 1.5 m, reciprocal tables per sensor site) "
+                  "against the direct solves (`python -m host_tools.sim.plate`, hardware/plate-term-check.json; "
+                  "Bz in mT, magnet upright 2.5 mm above the plate's centre; then the reference layout's zone SNR "
+                  "at the slab's worst spots):\n\n", term_table(term)]
     if os.path.exists(CHECK):
         with open(CHECK, encoding="utf-8") as f:
             check = json.load(f)

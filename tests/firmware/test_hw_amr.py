@@ -117,5 +117,47 @@ class TestAmrScanner(unittest.TestCase):
         self.assertRaises(ValueError, AmrScanner, FakeBus(1, [(0x70, 0)]), [(0x70, 8)])
 
 
+class TestEsp32BuildsTheAmrMat(unittest.TestCase):
+    """hw.esp32.build makes the AMR scanner when the wiring has an "i2c"
+    section (the board folder of an amr2 mat), on the pins it names."""
+
+    def setUp(self):
+        import fakes
+        fakes.install()
+        import machine
+        self.machine = machine
+        self.bus = FakeBus(2, SENSORS)
+        self.opened = []
+
+        def i2c(bus_id, scl=None, sda=None, freq=0):
+            self.opened.append((bus_id, scl, sda, freq))
+            return self.bus
+        self.had = getattr(machine, "I2C", None)
+        machine.I2C = i2c
+
+    def tearDown(self):
+        import fakes
+        if self.had is None:
+            del self.machine.I2C
+        else:
+            self.machine.I2C = self.had
+        fakes.uninstall()
+
+    def test_build_reads_the_sensors_the_wiring_lists(self):
+        import hw.esp32
+        from fakes.board import FakePort
+        from fakes.clock import FakeClock
+        clock = FakeClock(0)
+        wiring = {"mcu": "esp32s3", "i2c": {"id": 0, "scl": 9, "sda": 8, "freq": 400000,
+                                            "sensors": [list(s) for s in SENSORS]}}
+        b = hw.esp32.build({"name": "amr-test", "rate_hz": 50, "wiring": wiring}, clock=clock, port=FakePort(clock))
+        self.assertEqual(len(self.opened), 1)
+        self.assertEqual(self.opened[0][0], 0)
+        self.assertEqual(self.opened[0][3], 400000)
+        self.assertEqual(b.scanner.n, 15)
+        self.bus.set(0x71, 3, (524288 + 4242, 524288, 524288))
+        self.assertEqual(b.scanner.scan()[12], 524288 + 4242)
+
+
 if __name__ == "__main__":
     unittest.main()

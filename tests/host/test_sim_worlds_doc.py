@@ -55,7 +55,10 @@ def test_the_doc_claims_about_the_study_hold(study):
 
 
 def test_reference_layout_is_the_cheapest_that_passes_the_nominal_world():
-    rows = layouts.table(worlds=("mu300-t0.2",))
+    # only layouts no dearer than the reference can beat it: the SNR (with the finite plate's term) of those
+    ref = layouts.costs(layouts.REFERENCE)["usd"]
+    cand = [lay for lay in layouts.LAYOUTS if layouts.costs(lay)["usd"] <= ref]
+    rows = layouts.table(worlds=("mu300-t0.2",), layouts=cand)
     ok = [r for r in rows if r["snr"]["mu300-t0.2"] >= layouts.TARGET_SNR and r["cost"]["frame_share"] <= 0.5]
     assert min(ok, key=lambda r: r["cost"]["usd"])["layout"] == layouts.REFERENCE
 
@@ -86,7 +89,7 @@ def test_stored_layout_check_matches_the_layout_of_today():
         check = json.load(f)
     assert check["layout"] == layouts.REFERENCE
     for w in check["worlds"]:
-        snr, (x, y, h, u) = layouts.worst_snr(w["world"], check["layout"])
+        snr, (x, y, h, u) = layouts.worst_snr(w["world"], check["layout"], finite=False)
         assert [x, y, h] == w["spot_mm"] and list(u) == pytest.approx(w["direction"])
         assert snr == pytest.approx(w["fast_snr"], abs=0.01)
         assert w["slab_cylinder_snr"] == pytest.approx(snr, rel=0.1)

@@ -1,0 +1,36 @@
+"""Which world the simulator and the vboard run: named, the board's, the
+environment's, the one `bakumat diag plate` measured (the board's
+calibration), else the default; in that order."""
+import json
+
+from host_tools.commands import vboard as vcmd
+from host_tools.sim import worlds as W
+
+CAL = {"plate": {"share": 0.027, "world": "mu1000-t0.2", "magnet": "ndfeb"}}
+
+
+def test_order_of_the_choice(monkeypatch):
+    monkeypatch.delenv("BAKUMAT_WORLD", raising=False)
+    assert W.choose(None, {}, None) == (W.DEFAULT, "the default")
+    assert W.choose(None, {}, CAL)[0] == "mu1000-t0.2"
+    monkeypatch.setenv("BAKUMAT_WORLD", "none")
+    assert W.choose(None, {}, CAL)[0] == "none"
+    assert W.choose(None, {"world": "mu100-t0.2"}, CAL)[0] == "mu100-t0.2"
+    assert W.choose("mu300-t0.2", {"world": "mu100-t0.2"}, CAL)[0] == "mu300-t0.2"
+
+
+def test_a_calibration_without_a_known_world_names_none():
+    assert W.measured(None) is None
+    assert W.measured({}) is None
+    assert W.measured({"plate": "x"}) is None
+    assert W.measured({"plate": {"world": "steel"}}) is None
+    assert W.measured(CAL) == "mu1000-t0.2"
+
+
+def test_vboard_reads_the_calibration_in_its_folder(tmp_path):
+    assert vcmd._calibration(None) is None
+    assert vcmd._calibration(str(tmp_path)) is None
+    (tmp_path / "calib.json").write_text("{not json", encoding="utf-8")
+    assert vcmd._calibration(str(tmp_path)) is None
+    (tmp_path / "calib.json").write_text(json.dumps(CAL), encoding="utf-8")
+    assert W.measured(vcmd._calibration(str(tmp_path))) == "mu1000-t0.2"

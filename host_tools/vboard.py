@@ -221,7 +221,9 @@ class VBoard:
         # (keyboard interrupt off, micropython.kbd_intr(-1)) skips it as
         # line noise; at the REPL it interrupts as on a board. (A signal
         # would kill the unix port once the app turned the interrupt off.)
-        tty.setraw(fd)
+        # TCSANOW: bytes the host sent while the board was off stay queued
+        # (setraw's default, TCSAFLUSH, would drop them at every boot).
+        tty.setraw(fd, termios.TCSANOW)
 
     def _spawn(self, cause):
         env = dict(os.environ)

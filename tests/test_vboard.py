@@ -203,13 +203,20 @@ def test_power_cut_mid_game_resumes_where_it_was(vb, board, game):
 
 def test_garbage_on_the_link(vb):
     link = vb.link()
+
+    def send_then_wait(data, ms):
+        # board time counts from when the last byte reached the board (the
+        # bridge forwards while the board ticks; on a loaded machine it lags)
+        target = vb._forwarded + len(data)
+        link.write_raw(data)
+        while vb._forwarded < target:
+            vb.run_for(100, link)
+        vb.run_for(ms, link)
+
     junk = bytes((i * 73 + 5) & 0xFF for i in range(20000)).replace(b"\x03", b"")
-    link.write_raw(junk)
-    vb.run_for(1500, link)      # error replies are limited to 4 a second: let the window pass
-    link.write_raw(b"\x1eB1 9 ctl {\"ev\":\"resolve\"} 0000\n")
-    vb.run_for(1100, link)
-    link.write_raw(b"\x1eB1 7 cfg {" + b"x" * 5000 + b"\n")
-    vb.run_for(1100, link)
+    send_then_wait(junk, 1500)      # error replies are limited to 4 a second: let the window pass
+    send_then_wait(b"\x1eB1 9 ctl {\"ev\":\"resolve\"} 0000\n", 1100)
+    send_then_wait(b"\x1eB1 7 cfg {" + b"x" * 5000 + b"\n", 1100)
     assert vb.request(link, "ping")[0] == "pong"
     _, h = vb.request(link, "health")
     assert h["rx_garbage"] > 5000

@@ -15,6 +15,7 @@ a script) the board keeps serving until it is stopped (Ctrl-C, SIGTERM or
 import os
 import signal
 import sys
+import time
 
 from host_tools.errors import UserError
 
@@ -37,7 +38,10 @@ Scenario lines (zones are the board's zone ids, Bakugan any name you like):
   set noise 4 | set drift 2.0               the sensor model
 Commands:
   power      cut the power: the board reboots and the app resumes its game
-  reset      the same (after mpremote has stopped the app, this starts it again)
+  reset      the same
+  maint      the app steps aside (the link's framed maint request, as deploy asks):
+             the board reboots to its REPL for mpremote or a terminal
+  app        leave maintenance mode: the board reboots and the app runs again
   hang       hang the sensor bus (the watchdog resets the board); unhang: undo
   leds       the LED strip now (RGB per LED)
   status     board time, boots, resets
@@ -100,9 +104,9 @@ def banner(vb, world=None):
         lines.append("phone page (once a game is set up): %s" % vb.web_url)
     lines += [
         "  bakumat commands:  bakumat game new --port %s   (or export BAKUMAT_PORT=%s)" % (url, url),
-        "  files, a script:   %s connect %s resume fs ls   (stops the app: `reset` here starts it again)"
-        % (_tool("mpremote"), url),
-        "  a REPL:            %s %s   (mpremote's `repl` cannot use a socket:// port)"
+        "  files, a script:   `maint` here (the app steps aside), then %s connect %s resume fs ls;"
+        " `app` here runs the app again" % (_tool("mpremote"), url),
+        "  a REPL:            `maint` here, then %s %s   (mpremote's `repl` cannot use a socket:// port)"
         % (_tool("pyserial-miniterm"), url),
     ]
     return "\n".join(lines) + "\n"
@@ -116,6 +120,27 @@ def console_line(vb, live, cmd):
     if cmd in ("power", "reset"):
         vb.power_cycle()
         return "%s: the board rebooted; the app runs" % ("power cut" if cmd == "power" else "reset")
+    if cmd == "maint":
+        # the app never stops for a stray Ctrl-C (line noise): only the
+        # framed request takes the board to its REPL, as deploy asks for it
+        from host_tools.link import LinkError
+        boots = vb.boots
+        link = vb.link()
+        try:
+            link.request("maint", {"on": True}, timeout=5)
+        except LinkError as e:
+            return "maint: the app did not answer (%s)" % e
+        finally:
+            link.close()
+        deadline = time.monotonic() + 20
+        while vb.boots == boots and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return "maintenance mode: the board's REPL answers (mpremote, miniterm); `app` runs the app again"
+    if cmd == "app":
+        from host_tools import transport
+        transport.Mpremote(vb.url, timeout=30).exec("import maint\nmaint.leave()\n")
+        vb.power_cycle()
+        return "app: the board rebooted; the app runs"
     if cmd == "hang":
         vb.faults.hang = True
         return "sensor bus hung: the watchdog will reset the board"
@@ -147,7 +172,6 @@ def _on_signal(signum, frame):
 
 
 def run(args):
-    import time
     from host_tools import vboard, sim
     port = vboard.DEFAULT_PORT if args.port is None else args.port
     if args.lfs and not os.path.exists(args.lfs):

@@ -58,7 +58,7 @@ class Console:
         """Type a line; return the answer's lines."""
         self.p.stdin.write(text + "\n")
         self.p.stdin.flush()
-        return self.until(lambda x: x.startswith(("ok", "not done", "power", "reset", "board time")), timeout)
+        return self.until(lambda x: x.startswith(("ok", "not done", "power", "reset", "board time", "maint", "app")), timeout)
 
     def close(self):
         if self.p.poll() is None:
@@ -168,17 +168,22 @@ def test_the_banners_mpremote_and_miniterm_advice_works(tmp_path):
         banner = "\n".join(c.banner)
         m = re.search(r"(\S*mpremote) connect (\S+) resume fs ls", banner)
         assert m and m.group(2) == c.url, banner
+        # a Ctrl-C never stops the app (line noise): the console's `maint`
+        # asks it to step aside with the framed request, as deploy does
+        assert "`maint` here" in banner
+        assert c.say("maint")[-1].startswith("maintenance mode")
         r = subprocess.run([tool("mpremote"), "connect", c.url, "resume", "fs", "ls"],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0 and "board.json" in r.stdout, r.stdout + r.stderr
         r = subprocess.run([tool("mpremote"), "connect", c.url, "resume", "exec", "print(6 * 7)"],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0 and "42" in r.stdout, r.stdout + r.stderr
-        # `reset` at the console starts the app again
-        assert c.say("reset")[-1].startswith("reset: the board rebooted")
+        # `app` at the console leaves maintenance mode: the app runs again
+        assert c.say("app")[-1].startswith("app: the board rebooted")
         link = open_link(c.url)
         assert link.request("version", timeout=10)[0] == "version"
         link.close()
+        assert c.say("maint")[-1].startswith("maintenance mode")
         # the REPL advice: pyserial's miniterm on the socket (in a pty, as a person runs it)
         assert "pyserial-miniterm %s" % c.url in banner
         import pty
@@ -203,7 +208,7 @@ def test_the_banners_mpremote_and_miniterm_advice_works(tmp_path):
             deadline = time.monotonic() + 10      # its console is raw (Ctrl-C goes to the board) once set up
             while termios.tcgetattr(fd)[3] & termios.ISIG and time.monotonic() < deadline:
                 time.sleep(0.02)
-            os.write(fd, b"\r\x03")              # Ctrl-C: the app stops, the REPL answers
+            os.write(fd, b"\r\x03")              # maintenance mode: the REPL answers
             got = read_until(b">>>")
             assert b">>>" in got, got
             os.write(fd, b"print(6 * 7 + 1)\r")

@@ -58,6 +58,7 @@ class Kernels:
         self.k = k
         self.kb = array("f", bytearray(12 * nch))   # interpolated kernels (refine)
         self.shape = array("f", bytearray(4 * nch))  # the last fit's field per unit of its moment
+        self.upright = False   # the last fit's moment was taken upright (a channel left out)
         self.mv = array("f", bytearray(16))         # the last solve: moment x, y, z, its variance per noise^2
 
     def cell_xyh(self, c):
@@ -70,8 +71,26 @@ class Kernels:
 
     def _solve(self, k, b, vs, use):
         """Least-squares moment for kernels k[b + 3 j + d]: the explained
-        energy m . (K^T v) (self.mv holds m), or -1 when singular."""
+        energy m . (K^T v) (self.mv holds m), or -1 when singular. With a
+        channel left out (self.upright) the moment is taken upright: a
+        3-D moment and the place are six unknowns, one channel short."""
         nch = self.nch
+        if self.upright:
+            kv = 0.0
+            kk = 0.0
+            for j in range(nch):
+                if use[j]:
+                    kz = k[b + 3 * j + 2]
+                    kv += kz * vs[j]
+                    kk += kz * kz
+            if kk <= 0.0:
+                return -1.0
+            mv = self.mv
+            mv[0] = 0.0
+            mv[1] = 0.0
+            mv[2] = kv / kk
+            mv[3] = 3.0 / kk
+            return kv * kv / kk
         a00 = a01 = a02 = a11 = a12 = a22 = 0.0
         r0 = r1 = r2 = 0.0
         for j in range(nch):
@@ -179,9 +198,12 @@ class Kernels:
         explained energy, total energy, the moment's variance per unit
         noise^2)."""
         vv = 0.0
+        n = 0
         for j in range(self.nch):
             if use[j]:
                 vv += vs[j] * vs[j]
+                n += 1
+        self.upright = n < self.nch
         c, g = self.best_cell(vs, use)
         x, y, h = self.cell_xyh(c)
         if g < 0.0:

@@ -118,7 +118,7 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "slope_sigma": 2.5,      # a landing's level must not still be climbing (window slope)
     "absorb_ms": 1000,       # an unexplained steady field becomes the new state
     "fit_max_residual": 0.45,  # dipole boards: a landing must look like one magnet
-    "fit_moment_slack": 3.0,   # kernel boards: a landing's moment within the table's range, this factor wider
+    "fit_moment_slack": 1.5,   # kernel boards: a landing's moment within the table's range, this factor wider
     # `land` at the first still frames of a Bakugan-shaped field, with the
     # best guess of who it is; `ident` later when the averaged level names
     # another one (0: land only once identified, as before).
@@ -186,9 +186,12 @@ class Pipeline:
         # magnetometer: 320 counts rms) is read in units of counts >> ish,
         # about 8 units of noise: the per-frame fixed-point sums (baselines
         # << 12, window sums of frame index x deviation) then stay small
-        # ints on a 32-bit chip. 0 for the Hall mats (4 counts rms).
+        # ints on a 32-bit chip (and a full-scale count << 12 stays under
+        # 2^29). 0 for the Hall mats (12-bit, 4 counts rms).
         ish = 0
         while noise / (1 << (ish + 1)) >= 8.0:
+            ish += 1
+        while (int(sen["max_counts"]) >> ish) >= 1 << 17:   # (<< 12: under 2^29)
             ish += 1
         self.ish = ish
         raw_noise = noise

@@ -363,8 +363,11 @@ def measure(p, frames, nframes):
 def main():
     board = json.loads(open(@BOARD@).read())
     frames = []
+    # the frame type the board's scanner fills: 16-bit ADC counts, or the
+    # 20-bit magnetometers' (firmware/hw/amr.py: array("L"))
+    code = "H" if board["sensor"]["max_counts"] < 65536 else "L"
     for line in open(@FRAMES@):
-        frames.append(array("H", json.loads(line)))
+        frames.append(array(code, json.loads(line)))
     events = []
     p = Pipeline(board, events.append)
     gc.collect()

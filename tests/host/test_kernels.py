@@ -91,3 +91,15 @@ def test_the_fit_finds_a_magnet_of_the_world(amr2, table):
     m, x, y, h, g, vv, var = k.fit(v, bytearray(b"\x01" * 6))
     assert abs(m - 27.0) < 0.05 * 27.0
     assert math.hypot(x - 7.3, y + 18.2) < 1.5
+
+
+def test_the_benchmark_gives_the_pipeline_the_worlds_table(amr2, monkeypatch):
+    from host_tools import bench_sensing
+    ref = boards.load("reference")
+    monkeypatch.delenv("BAKUMAT_WORLD", raising=False)
+    assert "kernels" not in bench_sensing.with_detector(ref)          # capture: the sheet level
+    b = bench_sensing.with_detector(dict(amr2, world="mu100-t0.2"))
+    assert b["kernels"]["world"] == "mu100-t0.2"
+    assert "kernels" not in bench_sensing.with_detector(dict(amr2, world="mu100-t0.2"), "classic")
+    with pytest.raises(kernels.KernelError):
+        bench_sensing.with_detector(ref, "kernels")                     # capture has no table

@@ -363,8 +363,11 @@ def measure(p, frames, nframes):
 def main():
     board = json.loads(open(@BOARD@).read())
     frames = []
+    # the frame type the board's scanner fills: 16-bit ADC counts, or the
+    # 20-bit magnetometers' (firmware/hw/amr.py: array("L"))
+    code = "H" if board["sensor"]["max_counts"] < 65536 else "L"
     for line in open(@FRAMES@):
-        frames.append(array("H", json.loads(line)))
+        frames.append(array(code, json.loads(line)))
     events = []
     p = Pipeline(board, events.append)
     gc.collect()
@@ -520,22 +523,93 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
          statistics.median(ul or [0]), _pct(ul, 0.95) or 0, tot["u_id_ok"] / float(tot["u_id_n"] or 1),
          tot["u_id_ok"], tot["u_id_n"]))
     w("  game time %.0f s (%d frames), pipeline %.1f s CPython\n" % (tot["ms"] / 1000.0, tot["frames"], tot["pipe_s"]))
+    tot["idle_hours"] = idle_hours
     if idle_hours > 0:
         ev = idle(board, idle_hours, IDLE_SEED, params)
         fl = [e for e in ev if e["ev"] == "land"]
+        tot["idle_false"] = len(fl)
         w("idle mat: %.1f h, %d false landings = %.2f per 10 h (target <= %.1f), %d events in all\n"
           % (idle_hours, len(fl), len(fl) * 10.0 / idle_hours, TARGETS["false_per_10h"], len(ev)))
     if mp:
         per, us, nev = micropython_steady_state(board)
+        tot["mp"] = (per, us)
         w("micropython (unix port) steady state: %.2f bytes allocated per frame (target 0), %.0f us per frame"
           " (%d channels; %d events during the run)\n" % (per, us, len(board["sensors"]), nev))
     w("elapsed %.0f s\n" % (time.time() - t0))
     return tot
 
 
+def with_detector(board, how="auto"):
+    """The board the pipeline gets: with the kernel table of the simulated
+    world (the mat's calibrated world; host_tools/kernels.py) when `how` is
+    "kernels", or "auto" and the world is computed physics; as it is for
+    "classic" (the sheet level / dipole fit of the Hall mat)."""
+    from host_tools import kernels
+    from host_tools.sim import worlds
+    world = worlds.get(board.get("world") or worlds.default_name())
+    if how == "classic" or (how == "auto" and not world.computed):
+        return board
+    b = dict(board)
+    b["kernels"] = kernels.build(board, world.name)
+    return b
+
+
+def _row(world, name, games, tot, per):
+    """One line of the all-worlds table (markdown); per: the per-frame figures."""
+    lat = tot["latency"]
+    hours = tot.get("idle_hours") or 0.0
+    fl = "%.2f" % (tot["idle_false"] / hours) if hours and "idle_false" in tot else "-"
+    return ("| %s | %s | %d | %.4f | %.4f | %s | %s | %s | %.4f | %.4f | %.2f | %.4f | %s |"
+            % (world, name, games, tot["matched"] / float(tot["lands"] or 1), tot["matched"] / float(tot["opens"] or 1),
+               "%d" % statistics.median(lat) if lat else "-", "%d" % _pct(lat, 0.95) if lat else "-", fl,
+               tot["id_ok_first"] / float(tot["id_n"] or 1), tot["id_ok_ans"] / float(tot["id_n_ans"] or 1),
+               tot["asked"] / float(games or 1), tot["sure_wrong"] / float(tot["id_n_ans"] or 1),
+               per))
+
+
+TABLE_HEAD = ("| world | corpus | games | precision | recall | latency median ms | p95 ms | false lands per idle h"
+              " | id first guess | id after questions | questions per game | sure and wrong | per frame (micropython) |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def all_worlds(board, names, args, out=sys.stdout):
+    """Each world in `names` in turn, both corpora (as --corpus says), the
+    full reports to stderr and one table (markdown) to out at the end."""
+    from host_tools.sim import worlds
+    rows = []
+    todo = [(n, s) for n, s in CORPORA if args.corpus in (n, "both")]
+    for wname in names:
+        worlds.get(wname)
+        os.environ["BAKUMAT_WORLD"] = wname
+        b = with_detector(dict(board, world=wname), args.detector)
+        for k, (name, seed) in enumerate(todo):
+            sys.stderr.write("world %s, %s corpus\n" % (wname, name))
+            last = k == len(todo) - 1
+            tot = report(b, args.games, args.idle_hours if last else 0.0, seed, out=sys.stderr,
+                         mp=False, jobs=max(1, args.jobs), name=name)
+            rows.append((wname, name, tot))
+    per = "-"
+    if not args.no_micropython:
+        # the per-frame path does not depend on the world: measured once
+        p, us, _ = micropython_steady_state(with_detector(dict(board, world=names[-1]), args.detector))
+        per = "%.1f B, %.0f us" % (p, us)
+    out.write("sensing benchmark, board %s, detector %s, %d games per world and corpus, %.1f idle hours per world"
+              " (`bakumat bench sensing --board %s --worlds %s --games %d --idle-hours %g`)\n\n"
+              % (board["name"], args.detector, args.games, args.idle_hours, board["name"], ",".join(names),
+                 args.games, args.idle_hours))
+    out.write(TABLE_HEAD + "\n")
+    for wname, name, tot in rows:
+        out.write(_row(wname, name, args.games, tot, per) + "\n")
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="bench_sensing", description="sensing benchmark (figures)")
-    ap.add_argument("--board", default="reference")
+    ap.add_argument("--board", "--mat", dest="board", default="reference")
+    ap.add_argument("--detector", choices=("auto", "kernels", "classic"), default="auto",
+                    help="kernels: the model fit on the world's kernel table (host_tools/kernels.py); classic:"
+                         " the sheet level; auto (default): kernels in computed worlds")
+    ap.add_argument("--worlds", help="comma-separated worlds (or `all`): each in turn, one table at the end")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--idle-hours", type=float, default=10.0)
     ap.add_argument("--corpus", choices=("development", "held-out", "both"), default="both",
@@ -545,6 +619,11 @@ def main(argv=None):
     ap.add_argument("--no-micropython", action="store_true", help="skip the micropython heap/time figures")
     args = ap.parse_args(argv)
     board = boards.load(args.board)
+    if args.worlds:
+        from host_tools.sim import worlds
+        names = worlds.names() if args.worlds == "all" else [w for w in args.worlds.split(",") if w]
+        return all_worlds(board, names, args)
+    board = with_detector(board, args.detector)
     todo = [(n, s) for n, s in CORPORA if args.corpus in (n, "both")]
     for k, (name, seed) in enumerate(todo):
         last = k == len(todo) - 1

@@ -68,3 +68,62 @@ def test_quiet_frames_allocate_nothing_on_micropython():
     _, ticks, total, waits = line[-1].split()
     assert (int(ticks), int(total)) == (0, 0), "quiet frames allocated heap: %s ticks, %s bytes" % (ticks, total)
     assert int(waits) == 0, "the quiet mat was not quiet: the pipeline started deciding"
+
+
+SCRIPT_AMR = r"""
+import sys, gc, json
+sys.path.insert(0, %(fw)r)
+from sense.pipeline import Pipeline
+from array import array
+board = json.loads(open(%(board)r).read())
+p = Pipeline(board, None)
+n = p.n
+fr = array("L", [524288] * n)
+seed = [1]
+def noisy():
+    for c in range(n):
+        seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        fr[c] = 524288 + (seed[0] >> 16) %% 1109 - 554
+tt = 0
+for i in range(300):
+    noisy()
+    tt += 20
+    p.feed(fr, tt)
+def measure(tt):
+    # locals only: a module global made inside the loop would be counted
+    ticks = 0
+    total = 0
+    feed = p.feed
+    for i in range(500):
+        noisy()
+        tt += 20
+        gc.collect()
+        a0 = gc.mem_alloc()
+        feed(fr, tt)
+        d = gc.mem_alloc() - a0
+        if d:
+            ticks += 1
+            total += d
+    return ticks, total
+ticks, total = measure(tt)
+print("ALLOC", ticks, total, len(p.waits))
+"""
+
+
+def test_the_amr2_mat_with_its_kernel_table_allocates_nothing(tmp_path):
+    """The 20-bit magnetometer mat, its pipeline holding the kernel table of
+    the nominal world (sense.fit): quiet frames (uniform noise of 320
+    counts rms) allocate nothing either."""
+    from host_tools import boards, kernels
+    b = boards.load("amr2")
+    b["kernels"] = kernels.build(b, "mu300-t0.2")
+    bp = tmp_path / "board.json"
+    bp.write_text(json.dumps(b))
+    r = micropython(["-X", "heapsize=4M", "-c", SCRIPT_AMR % {"fw": os.path.join(REPO, "firmware"), "board": str(bp)}])
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    line = [x for x in out.splitlines() if x.startswith("ALLOC ")]
+    assert line, out
+    _, ticks, total, waits = line[-1].split()
+    assert (int(ticks), int(total)) == (0, 0), "quiet frames allocated heap: %s ticks, %s bytes" % (ticks, total)
+    assert int(waits) == 0, "the quiet mat was not quiet: the pipeline started deciding"

@@ -249,7 +249,7 @@ class Decide:
         mean, and the window's slope."""
         idf = self.p.idf
         m = len(now)
-        lnow, se1, ok1 = idf.level(zi, [now[j] - old[j] for j in range(m)], 1)
+        lnow, se1, ok1 = idf.along(zi, [now[j] - old[j] for j in range(m)], 1)
         sd = se1 * ((1.0 / 3.0 + 1.0 / na) ** 0.5)
         return abs(lnow - level) > self.p.params["trend_sigma"] * sd or self._sloped(zi, level, se1, na)
 
@@ -261,7 +261,7 @@ class Decide:
         sig = self.p.params["slope_sigma"]
         if sig <= 0 or na < 3:
             return False
-        ls, _, _ = self.p.idf.level(zi, self.p.fr.slope(zi, na), 1)
+        ls, _, _ = self.p.idf.along(zi, self.p.fr.slope(zi, na), 1)
         if level < 0.0:
             ls = -ls
         return ls > sig * se1 * (12.0 / (na * (na * na - 1))) ** 0.5

@@ -45,9 +45,13 @@ class Frames:
     per-zone window state. p: the pipeline (zones, health, occupants, and
     the decisions it calls)."""
 
-    def __init__(self, p, n, nz, unit, noise, rate):
+    def __init__(self, p, n, nz, unit, noise, rate, ish=0):
         par = p.params
         self.p = p
+        # counts >> ish are the pipeline's units (Pipeline: a fine-grained
+        # sensor's counts brought to a few units of noise, so every
+        # fixed-point sum stays a small int)
+        self.ish = ish
         self.unit = unit
         self.noise = noise
         self.period_ms = int(1000.0 / rate + 0.5)
@@ -98,9 +102,10 @@ class Frames:
     def start(self, frame):
         base = self.base
         last = self.p.hl.last
+        ish = self.ish
         for c in range(len(base)):
             x = frame[c]
-            base[c] = x << _BS
+            base[c] = (x >> ish) << _BS
             last[c] = x
         self.dg = 0
         self.started = True
@@ -155,6 +160,7 @@ class Frames:
         bpk = self.bpk
         rollmax = self.roll_max
         bk = self.bk
+        ish = self.ish
         if self.frames < 64:
             bk = 3      # warm-up: settle the baselines quickly on the first frames
         sk = self.sk
@@ -255,7 +261,7 @@ class Frames:
                     for j in range(m):
                         c = chs[j]
                         if not bad[c]:
-                            u = ((frame[c] << _BS) - base[c]) >> bk
+                            u = (((frame[c] >> ish) << _BS) - base[c]) >> bk
                             base[c] += u
                             usum += u
                             ucnt += 1
@@ -360,7 +366,7 @@ class Frames:
             c = chs[j]
             if not bad[c]:
                 if vec is None:
-                    self.base[c] = last[c] << _BS
+                    self.base[c] = (last[c] >> self.ish) << _BS
                 else:
                     self.base[c] += int(vec[j] * (1 << _BS))
                 self.dev[c] = 0

@@ -29,9 +29,10 @@ class Health:
     """Owns bad (fault code per channel), last (its last count), same and
     rail (counters). p: the pipeline (its zones, occupants and `_fault`)."""
 
-    def __init__(self, p, n, max_counts, noise, rate):
+    def __init__(self, p, n, max_counts, noise, rate, ish=0):
         par = p.params
         self.p = p
+        self.ish = ish   # the pipeline's units: counts >> ish (sense.frames)
         self.lo = int(par["rail_margin"])            # counts from 0 / max_counts that count as rail
         self.hi = max_counts - int(par["rail_margin"])
         self.rail_n = int(par["rail_ms"] * rate / 1000.0) or 1
@@ -54,6 +55,7 @@ class Health:
         hi = self.hi
         railn = self.rail_n
         stuckn = self.stuck_n
+        ish = self.ish
         for c in range(len(bad)):
             x = frame[c]
             if bad[c]:
@@ -76,7 +78,7 @@ class Health:
             else:
                 same[c] = 0
                 last[c] = x
-            dev[c] = x - ((base[c] + _BHALF) >> _BS)
+            dev[c] = (x >> ish) - ((base[c] + _BHALF) >> _BS)
 
     def healthy(self, chs):
         """How many of the channels chs are healthy."""

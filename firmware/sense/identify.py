@@ -8,6 +8,7 @@ landing's refinement ends; the maths is sense.signature.
 from array import array
 
 from sense import signature
+from sense.fit import Kernels
 from sense.occupants import dv
 
 
@@ -21,6 +22,23 @@ class Identifier:
         self.p = p
         n = len(sx)
         self.height = signature.effective_height(board)
+        # The board's kernel table (docs/formats/kernel-table-v1.md): the
+        # model fit (sense.fit) of a zone's change gives the signature
+        # (the fitted moment) before any other model.
+        self.kern = None
+        kt = board.get("kernels")
+        if kt:
+            nch = len(p.zch[0])
+            for chs in p.zch:
+                if len(chs) != nch:
+                    raise ValueError("kernel table: zones with %d and %d channels" % (nch, len(chs)))
+            self.kern = Kernels(kt, nch, 1.0 / (1 << p.ish))
+            mr = kt.get("moment_range") or (1.0, 100.0)
+            self.mlo = float(mr[0])
+            self.mhi = float(mr[1])
+            self.use = bytearray(nch)
+            self.lastfit = None   # (x, y, h) of the last fit, mm
+            self.fitz = -1        # ... of this zone index
         # The plate's sheet term (signature = sheet level) when the board's
         # plate captures flux; otherwise the dipole fit.
         self.gs = None
@@ -80,6 +98,8 @@ class Identifier:
             return 0.0, 1.0, False
         par = p.params
         noise = p.fr.noise
+        if self.kern is not None:
+            return self._fitted(zi, vec, nframes, noise, par)
         if self.gs is not None:
             b, k, spread = signature.level(vs, gs)
             if k == 0:
@@ -90,6 +110,53 @@ class Identifier:
         a, px, py, res = signature.fit(xs, ys, vs, self.rects[zi], self.height)
         se = 0.15 * abs(a) + noise / (nframes ** 0.5)
         return a, se, res <= par["fit_max_residual"] and abs(a) > 0.0
+
+    def _fitted(self, zi, vec, nframes, noise, par):
+        """(moment, standard error, plausible) of the kernel fit of the
+        zone's change vec: plausible when the moment is min_level_sigma
+        standard errors from nothing and within a Bakugan's range (the
+        table's moment_range, widened by fit_moment_slack: a magnet a few
+        cm up, a tail, reads weaker)."""
+        chs = self.p.zch[zi]
+        hl = self.p.hl
+        use = self.use
+        n = 0
+        for j in range(len(chs)):
+            c = chs[j]
+            use[j] = 0 if (hl.bad[c] or hl.clipped(c)) else 1
+            n += use[j]
+        if n < 4:
+            return 0.0, 1.0, False
+        m, x, y, h, g, vv, var = self.kern.fit(vec, use)
+        self.lastfit = (x, y, h)
+        self.fitz = zi
+        se = noise * (var / nframes) ** 0.5
+        a = abs(m)
+        ok = a >= par["min_level_sigma"] * se and self.mlo / par["fit_moment_slack"] <= a <= \
+            self.mhi * par["fit_moment_slack"]
+        return m, se, ok
+
+    def along(self, zi, vec, nframes):
+        """(level, standard error, plausible) of vec measured along the
+        zone's last fitted field (its shape per unit moment): a linear
+        reading of the frames around a fit (is the level still moving, the
+        window's slope) without fitting them again. Without a kernel fit of
+        this zone: level()."""
+        if self.kern is None or self.fitz != zi:
+            return self.level(zi, vec, nframes)
+        sh = self.kern.shape
+        use = self.use
+        sv = 0.0
+        ss = 0.0
+        for j in range(len(sh)):
+            if use[j]:
+                sv += sh[j] * vec[j]
+                ss += sh[j] * sh[j]
+        if ss <= 0.0:
+            return 0.0, 1.0, False
+        lv = sv / ss
+        se = self.p.fr.noise / (ss * nframes) ** 0.5
+        return lv, se, abs(lv) >= self.p.params["min_level_sigma"] * se
 
     def alike(self, bid, level):
         """Registered Bakugan whose signature is within alike_rel of level:

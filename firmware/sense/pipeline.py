@@ -118,6 +118,7 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "slope_sigma": 2.5,      # a landing's level must not still be climbing (window slope)
     "absorb_ms": 1000,       # an unexplained steady field becomes the new state
     "fit_max_residual": 0.45,  # dipole boards: a landing must look like one magnet
+    "fit_moment_slack": 1.5,   # kernel boards: a landing's moment within the table's range, this factor wider
     # `land` at the first still frames of a Bakugan-shaped field, with the
     # best guess of who it is; `ident` later when the averaged level names
     # another one (0: land only once identified, as before).
@@ -181,6 +182,20 @@ class Pipeline:
         self.zch = [array("h", sorted(l)) for l in lists]  # zone index -> its channels
         sen = board["sensor"]
         noise = float(sen["noise_counts_rms"])
+        # A sensor whose counts are much finer than its noise (a 20-bit
+        # magnetometer: 320 counts rms) is read in units of counts >> ish,
+        # about 8 units of noise: the per-frame fixed-point sums (baselines
+        # << 12, window sums of frame index x deviation) then stay small
+        # ints on a 32-bit chip (and a full-scale count << 12 stays under
+        # 2^29). 0 for the Hall mats (12-bit, 4 counts rms).
+        ish = 0
+        while noise / (1 << (ish + 1)) >= 8.0:
+            ish += 1
+        while (int(sen["max_counts"]) >> ish) >= 1 << 17:   # (<< 12: under 2^29)
+            ish += 1
+        self.ish = ish
+        raw_noise = noise
+        noise = noise / (1 << ish)
         unit = int(noise + 0.999)
         if unit < p["min_counts"]:
             unit = p["min_counts"]
@@ -194,8 +209,8 @@ class Pipeline:
         self.early = bool(p["early"])
         self.last_decision = None
         # the stages (each owns its state; they reach one another through self)
-        self.hl = Health(self, n, int(sen["max_counts"]), noise, rate)
-        self.fr = Frames(self, n, nz, unit, noise if noise > 0.3 else 0.3, rate)
+        self.hl = Health(self, n, int(sen["max_counts"]), raw_noise, rate, ish)
+        self.fr = Frames(self, n, nz, unit, noise if noise > 0.3 else 0.3, rate, ish)
         self.oc = Occupants(self, nz)
         self.idf = Identifier(self, board, sx, sy, rects)
         self.bt = Battles(self, nz)

@@ -59,35 +59,6 @@ def write_json(path, obj):
     os.rename(tmp, path)
 
 
-def append_line(path, line, buf=None):
-    """Replace path with its old content plus one line, atomically: the old
-    file is copied into the temp file in small chunks (no whole-file copy
-    in RAM), the line added, then renamed over the old one."""
-    tmp = path + TMP
-    if buf is None:
-        buf = bytearray(_CHUNK)
-    mv = memoryview(buf)
-    dst = open(tmp, "wb")
-    try:
-        try:
-            src = open(path, "rb")
-        except OSError:
-            src = None
-        if src is not None:
-            try:
-                while True:
-                    n = src.readinto(buf)
-                    if not n:
-                        break
-                    dst.write(mv[:n])
-            finally:
-                src.close()
-        dst.write(line if type(line) is not str else line.encode())
-    finally:
-        dst.close()
-    os.rename(tmp, path)
-
-
 def append(path, data):
     """Add data (bytes) at the end of path in place: one write, then close.
     littlefs commits a file's new content only when it is closed (or

@@ -133,8 +133,8 @@ class TestState(unittest.TestCase):
         self.assertTrue(safe.tail_ok(p))
 
     def test_append_to_missing_file_creates_it(self):
-        safe.append_line(self.d + "/x.ndj", "a\n")
-        safe.append_line(self.d + "/x.ndj", "b\n")
+        safe.append(self.d + "/x.ndj", b"a\n")
+        safe.append(self.d + "/x.ndj", b"b\n")
         self.assertEqual(safe.read(self.d + "/x.ndj"), b"a\nb\n")
 
 

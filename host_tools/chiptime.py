@@ -36,6 +36,12 @@ def flash_write_us(nbytes):
     return pages * PAGE_US + blocks * ERASE_US
 
 
+def flash_ops_us(erases, nbytes):
+    """Flash time of what littlefs did on the chip-shaped device in a tick:
+    erases (4 KB blocks) and bytes programmed, page by page."""
+    return erases * ERASE_US + (nbytes + 255) // 256 * PAGE_US
+
+
 def serial_stall_us(nbytes, baud):
     """Time a write of nbytes blocks on a UART whose FIFO was empty."""
     return max(0, nbytes - FIFO) * 10 * 1000000.0 / baud
@@ -43,7 +49,8 @@ def serial_stall_us(nbytes, baud):
 
 def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, setup_tick=-1):
     """records: [(scan, sense, link, show, tx us, strip writes, tx bytes,
-    events, saves[, save us, save bytes])] per tick, measured here. Returns {chip name: {...}} with,
+    events, saves[, save us, save bytes[, flash erases, flash bytes
+    programmed]])] per tick, measured here. Returns {chip name: {...}} with,
     per chip, the quiet tick's stages (mean), its mean, 99th percentile and
     worst, and the worst tick with an event and with a save, all in us; and
     the tick that set the game up (setup_tick: the cfg request) apart."""
@@ -56,8 +63,12 @@ def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, 
             # a save's time here is mostly the host's file system calls: not
             # projected; the chip's flash time for what it wrote instead
             save_us, save_bytes = (r[9], r[10]) if len(r) > 10 else (0, 0)
+            if len(r) > 12:        # counted on littlefs (a chip-shaped RAM device)
+                flash = flash_ops_us(r[11], r[12]) if (r[11] or r[12]) else 0
+            else:                  # estimated: the whole game file written anew
+                flash = flash_write_us(save_bytes) if save_bytes else 0
             return (scan + (r[1] + r[2] + r[3] + r[4] - save_us) * k + r[5] * n_leds * LED_US
-                    + serial_stall_us(r[6], baud) + (flash_write_us(save_bytes) if save_bytes else 0))
+                    + serial_stall_us(r[6], baud) + flash)
 
         quiet = [r for r in records if r[6] == 0 and r[7] == 0 and r[8] == 0]
         qt = sorted(chip_us(r) for r in quiet)

@@ -160,11 +160,11 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
 
 def _ticks(path):
     """[(scan, sense, link, show, tx us, strip writes, tx bytes, events, saves,
-    save us, save bytes)] per tick."""
+    save us, game file bytes, flash erases, flash bytes programmed)] per tick."""
     with open(path, "rb") as f:
         data = f.read()
-    n = len(data) // 44
-    return [struct.unpack_from("<11i", data, 44 * i) for i in range(n)]
+    n = len(data) // 52
+    return [struct.unpack_from("<13i", data, 52 * i) for i in range(n)]
 
 
 def _decode(path):

@@ -59,33 +59,75 @@ def write_json(path, obj):
     os.rename(tmp, path)
 
 
-def append_line(path, line, buf=None):
-    """Replace path with its old content plus one line, atomically: the old
-    file is copied into the temp file in small chunks (no whole-file copy
-    in RAM), the line added, then renamed over the old one."""
+def append(path, data):
+    """Add data (bytes) at the end of path in place: one write, then close.
+    littlefs commits a file's new content only when it is closed (or
+    flushed: never flush in between), so after a power cut the file is the
+    old or the new one; the write copies only the file's last block, not
+    the whole file. A write that failed half-way (a full filesystem) may
+    still leave part of data at the end when the file is closed:
+    tail_ok() / cut_tail() find and drop it."""
+    f = open(path, "ab")
+    try:
+        f.write(data)
+    finally:
+        f.close()
+
+
+def tail_ok(path):
+    """True when path is absent, empty or ends with a newline."""
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return True
+    try:
+        n = f.seek(0, 2)
+        if not n:
+            return True
+        f.seek(n - 1)
+        return f.read(1) == b"\n"
+    finally:
+        f.close()
+
+
+def cut_tail(path, buf=None):
+    """Replace path, atomically (temp file, rename), with its content up to
+    its last newline: an append that did not complete is dropped. Returns
+    how many bytes were dropped."""
     tmp = path + TMP
     if buf is None:
         buf = bytearray(_CHUNK)
     mv = memoryview(buf)
-    dst = open(tmp, "wb")
+    src = open(path, "rb")
     try:
+        # where the last complete line ends
+        size = src.seek(0, 2)
+        end = size
+        while end > 0:
+            start = end - len(buf) if end > len(buf) else 0
+            src.seek(start)
+            n = src.readinto(mv[:end - start])
+            i = bytes(mv[:n]).rfind(b"\n")
+            if i >= 0:
+                end = start + i + 1
+                break
+            end = start
+        src.seek(0)
+        dst = open(tmp, "wb")
         try:
-            src = open(path, "rb")
-        except OSError:
-            src = None
-        if src is not None:
-            try:
-                while True:
-                    n = src.readinto(buf)
-                    if not n:
-                        break
-                    dst.write(mv[:n])
-            finally:
-                src.close()
-        dst.write(line if type(line) is not str else line.encode())
+            left = end
+            while left > 0:
+                n = src.readinto(mv[:left if left < len(buf) else len(buf)])
+                if not n:
+                    break
+                dst.write(mv[:n])
+                left -= n
+        finally:
+            dst.close()
     finally:
-        dst.close()
+        src.close()
     os.rename(tmp, path)
+    return size - end
 
 
 def read(path):

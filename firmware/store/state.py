@@ -12,7 +12,10 @@
                 on its side; removed when a new game starts
     maint       present = boot into maintenance mode (docs/runtime.md)
 
-Every write goes through store.safe (temp file + rename).
+Every write goes through store.safe: temp file + rename, except an event,
+which is appended to game.ndj in place (safe.append: one short write, no
+copy of the game; a part line a failed append left at the end is dropped,
+at boot and before the next append: docs/formats/board-state-v1.md).
 """
 import json
 
@@ -37,6 +40,8 @@ class State:
         self._buf = bytearray(256)
         self.saves = 0
         self.errors = 0
+        self.torn = 0              # part lines dropped from the game's end
+        self._check_tail = False   # an append failed: its part line may be there
 
     def path(self, name):
         return self.root + name
@@ -45,6 +50,19 @@ class State:
         """At boot: drop temp files a power cut left behind."""
         for name in (GAME, SIGS, CALIB, MAINT, CLAIMS):
             safe.remove_quietly(self.path(name) + safe.TMP)
+        try:
+            self._mend()
+        except OSError:
+            self._check_tail = True
+
+    def _mend(self):
+        """Drop a part line an append left at the game's end (a failed
+        write: its event was never acknowledged)."""
+        p = self.path(GAME)
+        if not safe.tail_ok(p):
+            safe.cut_tail(p, self._buf)
+            self.torn += 1
+        self._check_tail = False
 
     # -------------------------------------------------------------- game
     def game_start(self, header):
@@ -54,10 +72,19 @@ class State:
         h["bakumat"] = "events"
         h["version"] = 1
         safe.write_json(self.path(GAME), h)
+        self._check_tail = False
         self.saves += 1
 
     def game_append(self, ev):
-        safe.append_line(self.path(GAME), json.dumps(ev) + "\n", self._buf)
+        """Add one accepted event: appended in place (the rest of the file
+        is not copied: a save's flash work is the file's last block)."""
+        if self._check_tail:
+            self._mend()
+        try:
+            safe.append(self.path(GAME), (json.dumps(ev) + "\n").encode())
+        except OSError:
+            self._check_tail = True
+            raise
         self.saves += 1
 
     def game_exists(self):
@@ -77,6 +104,8 @@ class State:
                 if not line:
                     break
                 n += 1
+                if line[-1] != 10:
+                    break          # a part line a failed append left (never acknowledged)
                 if not line.strip():
                     continue
                 try:

@@ -207,8 +207,8 @@ def step():
                       [Pin(mat, k) for k in range(len(w.get("mux_select", [])))])
         B["next_due"] = _next_host()
         from array import array
-        B["prev"] = array("i", [0] * 11)
-        B["rec"] = array("i", [0] * 11)
+        B["prev"] = array("i", [0] * 13)
+        B["rec"] = array("i", [0] * 13)
         S["tick_save_us"] = S["tick_save_bytes"] = 0
         B["ticks"] = open("ticks.bin", "wb")
         S["phase"] = 1
@@ -315,7 +315,7 @@ def _build():
     for i, b in enumerate(w.get("buttons", [])):
         buttons.append((b.get("name", "b%d" % i) if isinstance(b, dict) else "b%d" % i, Pin()))
     board = hw.Board(B["clock"], scanner, B["port"], strip=strip, buzzer=PWM() if w.get("buzzer") else None,
-                     buttons=buttons, reset_cause="power", fs_root="", name=bd.get("name", "esp32"),
+                     buttons=buttons, reset_cause="power", fs_root="" if P["wasm"] else _mount_flash(), name=bd.get("name", "esp32"),
                      tx_budget=w.get("tx_budget", 256), listener=Listener() if P["phone"] else None)
     for k in ("channels", "adc_pins", "mux_select"):      # as app.main does
         w.pop(k, None)
@@ -328,11 +328,60 @@ def _build():
     B["app"] = a
 
 
+class Flash:
+    """Unix run: the board's filesystem is littlefs (vfs.VfsLfs2, as on the
+    ESP32) on this RAM block device shaped like the chip's flash (4 KB
+    erase blocks), which counts the erases and the bytes programmed: what a
+    save costs the chip's flash, projected on the host (chiptime)."""
+    BS = 4096
+
+    def __init__(self, n):
+        self.n = n
+        self.ff = b"\xff" * self.BS
+        self.data = bytearray(self.ff * n)
+        self.erases = self.prog = 0
+
+    def readblocks(self, block, buf, off=0):
+        a = block * self.BS + off
+        buf[:] = memoryview(self.data)[a:a + len(buf)]
+
+    def writeblocks(self, block, buf, off=None):
+        if off is None:
+            off = 0
+            self.ioctl(6, block)
+        a = block * self.BS + off
+        self.data[a:a + len(buf)] = buf
+        self.prog += len(buf)
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.n
+        if op == 5:
+            return self.BS
+        if op == 6:
+            self.erases += 1
+            a = arg * self.BS
+            self.data[a:a + self.BS] = self.ff
+            return 0
+        return 0
+
+
+def _mount_flash():
+    import vfs
+    dev = Flash(48)
+    vfs.VfsLfs2.mkfs(dev)
+    vfs.mount(vfs.VfsLfs2(dev), "/lfs")
+    B["flash"] = dev
+    return "/lfs"
+
+
 def _time_saves(st):
-    """Unix run: how long each store save takes here, and how many bytes it
-    writes (a save rewrites the game file: temp file, then rename)."""
+    """Unix run: how long each store save takes here, how many bytes the
+    game file has after it, and the flash erases and bytes programmed in
+    each tick (littlefs on the Flash device)."""
     from store.state import GAME
     S["save_n"] = S["save_us"] = S["save_max"] = S["save_bytes"] = 0
+    S["save_erases"] = S["save_prog"] = 0
 
     def timed(f):
         def g(*args):
@@ -355,6 +404,15 @@ def _time_saves(st):
         return g
     st.game_append = timed(st.game_append)
     st.game_start = timed(st.game_start)
+    save = st.save
+
+    def other(*args):          # signatures, claims, calibration: time only
+        t0 = time.ticks_us()
+        r = save(*args)
+        d = time.ticks_diff(time.ticks_us(), t0)
+        S["tick_save_us"] += d
+        return r
+    st.save = other
 
 
 def _tick():
@@ -389,7 +447,8 @@ def _record():
     """One record per tick in ticks.bin (i32 LE): the five stages' us (scan,
     sense, link, show, tx), LED strip writes, bytes written to the serial
     port, game events, store saves (from the app's own counters); the us
-    the saves took and the bytes they wrote (unix run only, else 0)."""
+    the saves took and the game file's bytes after them; the flash erases
+    and bytes programmed (the last three: unix run only, else 0)."""
     a = B["app"]
     prev = B["prev"]
     rec = B["rec"]
@@ -404,6 +463,16 @@ def _record():
     rec[9] = S["tick_save_us"]
     rec[10] = S["tick_save_bytes"]
     S["tick_save_us"] = S["tick_save_bytes"] = 0
+    fl = B.get("flash")
+    if fl is not None:
+        rec[11] = fl.erases - prev[11]
+        rec[12] = fl.prog - prev[12]
+        prev[11] = fl.erases
+        prev[12] = fl.prog
+        if rec[11] > S["save_erases"]:
+            S["save_erases"] = rec[11]
+        if rec[12] > S["save_prog"]:
+            S["save_prog"] = rec[12]
     B["ticks"].write(rec)
 
 
@@ -443,7 +512,7 @@ def _speed():
     for _ in range(3):
         _pystone(5000)
     report("pystones", S.get("ps", 0))
-    for k in ("save_n", "save_us", "save_max", "save_bytes"):
+    for k in ("save_n", "save_us", "save_max", "save_bytes", "save_erases", "save_prog"):
         if k in S:
             report(k, S[k])
 

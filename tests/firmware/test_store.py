@@ -90,9 +90,51 @@ class TestState(unittest.TestCase):
             self.st.game_load()
         self.assertIn("line 2", str(cm.exception))
 
+    def test_part_line_at_the_end_is_dropped_and_mended(self):
+        # what a failed append (a full filesystem) may leave when the file is
+        # closed: its event was never acknowledged
+        self.st.game_start(HEADER)
+        self.st.game_append({"t": 1, "ev": "resolve"})
+        good = safe.read(self.d + "/game.ndj")
+        f = open(self.d + "/game.ndj", "a")
+        f.write('{"t": 2, "ev": "res')
+        f.close()
+        self.assertEqual(len(self.st.game_load()[1]), 1)
+        st = State(self.d)
+        st.cleanup()                    # at boot
+        self.assertEqual(st.torn, 1)
+        self.assertEqual(safe.read(self.d + "/game.ndj"), good)
+        st.game_append({"t": 3, "ev": "resolve"})
+        self.assertEqual([e["t"] for e in st.game_load()[1]], [1, 3])
+
+    def test_failed_append_is_mended_before_the_next(self):
+        self.st.game_start(HEADER)
+        real = safe.append
+
+        def half(path, data):
+            real(path, data[:len(data) // 2])
+            raise OSError(28)
+        safe.append = half
+        try:
+            with self.assertRaises(OSError):
+                self.st.game_append({"t": 1, "ev": "resolve"})
+        finally:
+            safe.append = real
+        self.st.game_append({"t": 2, "ev": "resolve"})
+        self.assertEqual([e["t"] for e in self.st.game_load()[1]], [2])
+        self.assertEqual(self.st.torn, 1)
+
+    def test_cut_tail_across_chunks(self):
+        p = self.d + "/x.ndj"
+        safe.write(p, b"a" * 300 + b"\n" + b"b" * 700)
+        self.assertFalse(safe.tail_ok(p))
+        self.assertEqual(safe.cut_tail(p, bytearray(64)), 700)
+        self.assertEqual(safe.read(p), b"a" * 300 + b"\n")
+        self.assertTrue(safe.tail_ok(p))
+
     def test_append_to_missing_file_creates_it(self):
-        safe.append_line(self.d + "/x.ndj", "a\n")
-        safe.append_line(self.d + "/x.ndj", "b\n")
+        safe.append(self.d + "/x.ndj", b"a\n")
+        safe.append(self.d + "/x.ndj", b"b\n")
         self.assertEqual(safe.read(self.d + "/x.ndj"), b"a\nb\n")
 
 

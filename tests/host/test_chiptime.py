@@ -49,3 +49,16 @@ def test_a_save_costs_flash_time_not_the_hosts_file_system():
     want = scan + (3100 + 20 - 3000) * k + 12 * chiptime.PAGE_US + chiptime.ERASE_US
     assert abs(p[name]["save_max"] - want) < 1e-6
     assert chiptime.flash_write_us(4097) == 17 * chiptime.PAGE_US + 2 * chiptime.ERASE_US
+
+
+def test_counted_flash_work_replaces_the_whole_file_estimate():
+    # a save tick whose flash operations were counted on littlefs: one erase
+    # and 300 bytes programmed (two pages), not the 5000-byte file rewritten
+    base = _rec(events=1, saves=1) + (0, 5000)
+    counted = base + (1, 300)
+    p0 = chiptime.project([base], 100000, 20, 96, 68)[chiptime.CHIPS[0][0]]
+    p1 = chiptime.project([counted], 100000, 20, 96, 68)[chiptime.CHIPS[0][0]]
+    assert abs((p0["save_max"] - p1["save_max"]) - (chiptime.flash_write_us(5000) - chiptime.flash_ops_us(1, 300))) < 1e-6
+    assert chiptime.flash_ops_us(1, 300) == chiptime.ERASE_US + 2 * chiptime.PAGE_US
+    nothing = base[:10] + (0, 0, 0)
+    assert chiptime.project([nothing], 100000, 20, 96, 68)[chiptime.CHIPS[0][0]]["save_max"] < p1["save_max"]

@@ -25,7 +25,8 @@ REASONS = {
     "tail": ("a standing Bakugan's field went and what is left fades like a lift's tail (the Bakugan still "
              "above the card): waits %(tail_ms)s ms before calling it a leave"),
     "residue": ("a standing Bakugan's field went but something is left: waits %(lift_ms)s ms to tell a leave "
-                "from a Bakugan of the other polarity arriving"),
+                "from a Bakugan of the other polarity arriving (%(residue_ms)s ms when the referee expects the "
+                "lift: its tail lasts longer)"),
     "leave": "a leave waits for %(leave_quiet_ms)s ms of still frames before it is taken",
     "unexplained": ("a steady field nothing explains (a knock, a closed ball, a Bakugan the referee does not "
                     "expect there): taken as the zone's new empty state after %(absorb_ms)s ms"),

@@ -8,7 +8,6 @@ landing's refinement ends; the maths is sense.signature.
 from array import array
 
 from sense import signature
-from sense.fit import Kernels
 from sense.occupants import dv
 
 
@@ -32,6 +31,9 @@ class Identifier:
             for chs in p.zch:
                 if len(chs) != nch:
                     raise ValueError("kernel table: zones with %d and %d channels" % (nch, len(chs)))
+            # loaded only for a board with a table: a Hall mat's heap never
+            # holds the fit's code (11 KB at 32 bits, even from ROMFS)
+            from sense.fit import Kernels
             self.kern = Kernels(kt, nch, 1.0 / (1 << p.ish))
             mr = kt.get("moment_range") or (1.0, 100.0)
             self.mlo = float(mr[0])

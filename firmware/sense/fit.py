@@ -239,6 +239,9 @@ class Kernels:
         self.px = self.py = self.ph = self.pg = 0.0   # the refined place and its score
         self.shape = array("f", bytearray(4 * nch))  # the last fit's field per unit of its moment
         self.upright = False   # the last fit's moment was taken upright (a channel left out)
+        self.lastv = [0.0] * nch   # the last change fitted (exact values), its channels used ...
+        self.lastu = bytearray(nch)
+        self.last = None                             # ... and what the fit gave
         self.mv = array("f", bytearray(16))         # the last solve: moment x, y, z, its variance per noise^2
 
     def _whiten(self):
@@ -481,6 +484,21 @@ class Kernels:
         use[j] false: channel j left out): (signed moment mA m^2, x, y, h,
         explained energy, total energy, the moment's variance per unit
         noise^2)."""
+        lv = self.lastv
+        same = self.last is not None
+        for j in range(self.nch):
+            if lv[j] != vs[j] or self.lastu[j] != use[j]:
+                same = False
+                lv[j] = vs[j]
+                self.lastu[j] = use[j]
+        if same:
+            # the same change asked again within one decision (a battle's
+            # checks and the new Bakugan's read the same window): one fit
+            return self.last
+        self.last = r = self._fit(vs, use)
+        return r
+
+    def _fit(self, vs, use):
         vv = 0.0
         n = 0
         for j in range(self.nch):

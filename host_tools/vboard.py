@@ -391,6 +391,14 @@ class VBoard:
             old = self._client
             self._client = c
             if old is not None:
+                # the last client learns at once that it lost the link (a
+                # plain close leaves its reader, blocked in recv in another
+                # thread, holding the socket open: no EOF ever came, so a
+                # `monitor` or `record` went on silently, deaf)
+                try:
+                    old.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
                 try:
                     old.close()
                 except OSError:

@@ -162,6 +162,11 @@ def test_a_new_users_first_session(tmp_path, monkeypatch):
         mon.wait_text("Dan opens drago on zone 6")
         vb.say("throw falconeer -> zone 6")
         mon.wait_text("BATTLE on zone 6: falconeer attacks drago")
+        # a second recording now would start the game again: refused, in one line, the game untouched
+        r = subprocess.run([tool("bakumat"), "record", "again.raw", "--seconds", "1"], capture_output=True,
+                           text=True, env=env, timeout=STEP)
+        assert r.returncode != 0 and "the game on the board is in play" in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
         out = bakumat(["game", "input", '{"ev": "ability", "player": 0, "card": "fire-wall"}'], env)
         assert "Dan plays fire-wall (opponent -50 G)" in out, out
         vb.say("resolve")

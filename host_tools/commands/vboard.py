@@ -13,6 +13,7 @@ a script) the board keeps serving until it is stopped (Ctrl-C, SIGTERM or
 `--for`).
 """
 import os
+import re
 import signal
 import sys
 import time
@@ -156,7 +157,8 @@ def console_line(vb, live, cmd):
     try:
         done = live.add(cmd)
     except sim.ScenarioError as e:
-        return "not done: %s (help lists what the console takes)" % e.msg
+        # (the simulator's own clock in its message is not the board's: a console line happens now)
+        return "not done: %s (help lists what the console takes)" % re.sub(r" at -?\d+\.\d+ ?s\b", "", e.msg)
     if done is None:
         return "nothing to do"
     words = done.describe()

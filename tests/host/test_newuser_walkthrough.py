@@ -158,6 +158,11 @@ def test_a_new_users_first_session(tmp_path, monkeypatch):
         assert "takes back the last landing" in out and "{" not in out, out
         vb.say("remove drago")
         mon.wait_text("drago is lifted off zone 6")
+        # a line that cannot happen says why, in the console's own terms (no clock of the simulator's)
+        vb.p.stdin.write("remove zone 9\n")
+        vb.p.stdin.flush()
+        no = vb.wait_line(lambda x: x.startswith(("ok", "not done")), "an answer to 'remove zone 9'")
+        assert no == "not done: remove: nothing stands on zone 9 (help lists what the console takes)", no
         vb.say("throw drago -> zone 6")
         mon.wait_text("Dan opens drago on zone 6")
         vb.say("throw falconeer -> zone 6")

@@ -177,6 +177,7 @@ def run(args):
         first_t = [None]
         latest_t = [0]
         rejected = []
+        amends = AmendUndos(w)
 
         def take(items):
             over = False
@@ -192,6 +193,8 @@ def run(args):
                     c = sent.pop(seq, None)
                     if c is not None and (typ == "err" or not body.get("ok", True)):
                         rejected.append((c, body.get("why") or body.get("msg")))
+                    continue
+                if amends.take(typ, body):
                     continue
                 if _handle(w, events, typ, body) == "over":
                     over = True
@@ -210,6 +213,10 @@ def run(args):
         try:
             # the game first: frames then carry its clock from the start
             bl.request_json("cfg", game_cmd.cfg_body(full))
+            # the game's Bakugan the mat cannot tell apart yet: said before the first throw
+            line = game_cmd.untaught_line(full, bl.state().get("taught"))
+            if line:
+                err.write(line + "\n")
             # the stream needs a faster line than the REPL's 115,200 baud: the
             # board switches once its ack is out, the host follows, and only
             # then starts the stream (serial-protocol-v1, `raw`)
@@ -259,6 +266,7 @@ def run(args):
                 board_lost0 = h.get("tx_drops")
             except UserError as e:
                 err.write("warning: %s\n" % e)
+            amends.flush()
             w.head()
             out.close()
             if events is not None:
@@ -316,6 +324,45 @@ def load_play(path):
         out.append(ev)
     out.sort(key=lambda e: e["t"])
     return out
+
+
+class AmendUndos:
+    """The board echoes every `undo` it accepts, also those its own amend
+    feeds (firmware/match.py: a sensed `ident` or `unland`, or a player's
+    `which`, takes the landing back with undos and lands the one named). A
+    replay redoes that amend from the ident (sensed again from the frames)
+    or the `which` (a control in the log): the amend's undos in the log
+    would take back two events more. So an undo echo of an ident's or
+    unland's millisecond is dropped, and undo echoes are held until the
+    board's tick is over (the next frame or control): a `which` of their
+    millisecond claims them. A player's own undo (BACK held, the phone,
+    `game input`) is logged."""
+
+    def __init__(self, w):
+        self.w = w
+        self.held = []
+        self.amend_t = None
+
+    def take(self, typ, body):
+        """True when the item was an undo echo (held or dropped)."""
+        if type(body) is not dict:
+            return False
+        if typ == "mat" and body.get("ev") in ("ident", "unland"):
+            self.amend_t = body.get("t")
+        elif typ == "input" and body.get("ev") == "undo":
+            if body.get("t") != self.amend_t:
+                self.held.append(body)
+            return True
+        elif typ == "input" and body.get("ev") == "which":
+            self.held = [u for u in self.held if u.get("t") != body.get("t")]
+        if typ in ("frame", "input"):
+            self.flush()
+        return False
+
+    def flush(self):
+        for u in self.held:
+            self.w.control(u)
+        self.held = []
 
 
 def _handle(w, events, typ, body):

@@ -143,6 +143,8 @@ def test_a_new_users_first_session(tmp_path, monkeypatch):
         rec = Proc(["record", "game.raw", "--events", "game.ndjson", "--live", "live.ndjson", "--until-end"], env)
         procs.append(rec)
         rec.wait_text("recording the board's game from its start: mode official, players Dan, Runo")
+        untaught = rec.wait_text("not taught yet:")
+        assert "serpenoid" in untaught and "drago" not in untaught and "falconeer" not in untaught, untaught
         wait_for(lambda: os.path.exists("game.raw") and open("game.raw").read().count("\n") >= 2,
                  "the first recorded frame")
 

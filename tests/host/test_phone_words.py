@@ -48,8 +48,8 @@ def read_log(name):
 def corrected_official():
     """The official sample with what the board's match feeds when the mat
     corrects itself (firmware/match.py _amend: `undo` of the landing, the
-    other Bakugan landed, at one time), a player's own undo (BACK held)
-    and its landing again, and an undo with nothing left to take back."""
+    other Bakugan landed, at one time), and a player's own undo (BACK
+    held) with the landing again."""
     log = read_log("official")
     hdr, evs = log[0], log[1:]
     i = next(k for k, e in enumerate(evs) if e["ev"] == "land" and e["bakugan"] == "serpenoid")
@@ -63,7 +63,7 @@ def corrected_official():
     j = next(k for k, e in enumerate(evs) if e["ev"] == "land" and k > i + 3)
     back = [{"t": evs[j]["t"] + 300, "ev": "undo"}, dict(evs[j], t=evs[j]["t"] + 900)]
     out = evs[:i + 1] + fix + evs[i + 1:j + 1] + back + evs[j + 1:]
-    # a later correction of the first one would re-time the rest: keep times rising
+    # the events put in may be later than the next ones: keep the log's times rising
     for k in range(1, len(out)):
         if out[k]["t"] < out[k - 1]["t"]:
             out[k] = dict(out[k], t=out[k - 1]["t"])

@@ -10,6 +10,7 @@ import os
 import queue
 import re
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -231,6 +232,14 @@ def test_a_new_users_first_session(tmp_path, monkeypatch):
 
         # everything stops cleanly
         assert mon.stop() == 0
+        # (two programs on the board's link at once: the first one is told at once, the console says so)
+        first_c = socket.create_connection(("127.0.0.1", int(url.rsplit(":", 1)[1])), timeout=STEP)
+        second = socket.create_connection(("127.0.0.1", int(url.rsplit(":", 1)[1])), timeout=STEP)
+        vb.wait_text("note: another program took the board's link")
+        while first_c.recv(4096):             # EOF (not a timeout): the first program learns it lost the link
+            pass
+        first_c.close()
+        second.close()
         vb.p.stdin.write("quit\n")
         vb.p.stdin.flush()
         assert vb.p.wait(STEP) == 0

@@ -291,16 +291,34 @@ def bom_csv(board, comps, parts=None):
         groups[key].append(c.ref)
     buf = io.StringIO()
     wr = csv.writer(buf, lineterminator="\n")
-    wr.writerow(["item", "qty", "refs", "part", "mpn", "manufacturer", "footprint", "description"])
+    wr.writerow(["item", "qty", "refs", "part", "mpn", "manufacturer", "footprint", "description",
+                 "unit_price", "price_from"])
     for i, key in enumerate(order):
         info = parts["parts"][key[0]]
         refs = groups[key]
         wr.writerow([i + 1, len(refs), _ranges(refs), key[0], info["mpn"], info["manufacturer"],
-                     info["footprint"], info["description"]])
+                     info["footprint"], info["description"]] + price_cells(info, len(refs)))
     dk = parts["devkits"][board["wiring"]["mcu"]]
     wr.writerow([len(order) + 1, 1, "A1", "devkit", dk["mpn"], dk["manufacturer"], "(plugs into the sockets)",
-                 dk["description"]])
+                 dk["description"]] + price_cells(dk, 1))
     return buf.getvalue()
+
+
+def price_cells(info, qty):
+    """The BOM's price columns. A price is given only where parts.json holds
+    a sourced one (`price`: {"usd", "qty", "source", "date"}); none does
+    yet: nothing here may fetch prices, and an unsourced figure would
+    read as a quote. So the cell says "unknown" and where a maker gets the
+    price; an estimate the design notes used is named as one."""
+    p = info.get("price")
+    if type(p) is dict and p.get("usd") is not None and p.get("source"):
+        return ["%.2f USD" % p["usd"], "%s, %s, at %s pieces" % (p["source"], p.get("date", "undated"),
+                                                                 p.get("qty", "?"))]
+    where = "not sourced: quote %s x%d at a distributor (its BOM tool takes this file)" % (info["mpn"], qty)
+    est = [u for u in info.get("unchecked", ()) if u.startswith("price")]
+    if est:
+        where += "; hardware/parts.json's %s is not a quote" % est[0]
+    return ["unknown", where]
 
 
 def _q(s):

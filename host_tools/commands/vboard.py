@@ -13,6 +13,7 @@ a script) the board keeps serving until it is stopped (Ctrl-C, SIGTERM or
 `--for`).
 """
 import os
+import re
 import signal
 import sys
 import time
@@ -156,7 +157,8 @@ def console_line(vb, live, cmd):
     try:
         done = live.add(cmd)
     except sim.ScenarioError as e:
-        return "not done: %s (help lists what the console takes)" % e.msg
+        # (the simulator's own clock in its message is not the board's: a console line happens now)
+        return "not done: %s (help lists what the console takes)" % re.sub(r" at -?\d+\.\d+ ?s\b", "", e.msg)
     if done is None:
         return "nothing to do"
     words = done.describe()
@@ -197,6 +199,13 @@ def run(args):
     vb = vboard.VBoard(board, workdir=args.dir, lockstep=False, port=port, heapsize=args.heap, lfs=args.lfs,
                        web=args.web)
     out = sys.stdout
+
+    def took():
+        # the link serves one program at a time, like a USB port: say so where the user looks
+        out.write("note: another program took the board's link; the one that held it lost it (to watch and act "
+                  "at once, keep one `bakumat monitor` on the board and give the other commands its --port)\n")
+        out.flush()
+    vb.on_takeover = took
     # a server runs until it is stopped: SIGTERM (kill) stops it as Ctrl-C does
     # (and SIGINT even where a shell started it with SIGINT ignored, as `&` does)
     old = [(s, signal.signal(s, _on_signal)) for s in (signal.SIGTERM, signal.SIGINT)]

@@ -39,8 +39,13 @@ class BoardLink:
         self.close()
 
     def _lost(self, e):
+        hint = ""
+        if ports.is_url(self.port):
+            # the virtual board serves one program at a time; a monitor shares it
+            hint = (" (to watch and act at once, keep one `bakumat monitor` on the board and give the other "
+                    "commands its --port, socket://127.0.0.1:7001)")
         return UserError("lost the connection to the board on %s (%s): unplugged, reset, or another program "
-                         "took the port" % (self.port, e))
+                         "took the port%s" % (self.port, e, hint))
 
     def request(self, typ, body=None, timeout=5.0):
         from host_tools.device.link import LinkError

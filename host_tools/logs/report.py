@@ -47,6 +47,19 @@ def game_outputs(path):
     return header, [json.loads(x) for x in out.getvalue().splitlines() if x.strip()]
 
 
+def _ended_by_hand(path):
+    """An event log holding the `end` input (`bakumat game end`)."""
+    from host_tools.logs.logfile import read_lines
+    for x in read_lines(path)[1:]:
+        if '"end"' in x:
+            try:
+                if json.loads(x).get("ev") == "end":
+                    return True
+            except ValueError:
+                pass
+    return False
+
+
 def _e(x):
     return html.escape(str(x), quote=True)
 
@@ -61,6 +74,11 @@ def build(path, title=None):
             g_of[b.get("id")] = b
     end = next((e for e in reversed(evs) if e.get("ev") == "end"), None)
     result = w.end_line(end) if end else "the game is not over in this log"
+    if end and end.get("winner") is None and not any(e.get("ev") in ("win", "stalemate") for e in evs) \
+            and not _ended_by_hand(path):
+        # a replay ends the game where the log stops: a recording stopped
+        # mid-game is not a game without a winner
+        result = "no winner yet: the log stops before the game is decided (%s)" % w.score(end.get("captured"))
     name = _e(title or "BakuMat game: " + " vs ".join(w.names))
     out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",

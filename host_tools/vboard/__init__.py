@@ -151,6 +151,7 @@ class VBoard:
         self.source = IdleField(self.board)
         self.faults = Faults()
         self.on_advance = None      # callable(T) in lockstep, before time moves to T
+        self.on_takeover = None     # callable(): a client connected while another held the link
         self.max_resets = None      # run_for() gives up after more restarts than this
         self.vnow = 1000            # board time (ms) last seen
         self.leds = []              # (T, bytes of the strip buffer, GRB)
@@ -391,6 +392,16 @@ class VBoard:
             old = self._client
             self._client = c
             if old is not None:
+                if self.on_takeover is not None:
+                    self.on_takeover()
+                # the last client learns at once that it lost the link (a
+                # plain close leaves its reader, blocked in recv in another
+                # thread, holding the socket open: no EOF ever came, so a
+                # `monitor` or `record` went on silently, deaf)
+                try:
+                    old.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
                 try:
                     old.close()
                 except OSError:

@@ -37,6 +37,25 @@ def test_generated_files_are_up_to_date():
 
 
 @pytest.mark.parametrize("name", BOARDS)
+def test_bom_prices_are_sourced_or_say_where_to_get_them(name):
+    """No invented price: a line's price is a sourced one (parts.json
+    `price` with its source), or `unknown` with the MPN and quantity to
+    quote; an estimate the design notes used is named as one."""
+    rows = bom_rows(name)
+    for r in rows:
+        if r["unit_price"] == "unknown":
+            assert r["price_from"].startswith("not sourced: quote %s x%s at a distributor" % (r["mpn"], r["qty"])), r
+        else:
+            assert r["unit_price"].endswith(" USD") and " pieces" in r["price_from"], r
+    hall = [r for r in rows if r["part"] == "hall"]
+    assert all("estimate" in r["price_from"] and "not a quote" in r["price_from"] for r in hall if
+               r["unit_price"] == "unknown")
+    # a sourced price shows as such
+    cells = hwdocs.price_cells({"mpn": "X1", "price": {"usd": 0.5, "qty": 100, "source": "a quote", "date": "2026-11"}}, 3)
+    assert cells == ["0.50 USD", "a quote, 2026-11, at 100 pieces"]
+
+
+@pytest.mark.parametrize("name", BOARDS)
 def test_bom_quantities_match_the_board_definition(name):
     b = boards.load(name)
     w = b["wiring"]

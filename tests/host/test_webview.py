@@ -193,10 +193,12 @@ def test_page_is_small_offline_and_gzips():
     phone = page(("phone.html", "phone.js", "mat.js", "mat.css"))
     print("\nweb: %d files, %d bytes (%d gzipped); laptop page %d bytes (%d gz); board's phone page %d bytes (%d gz)"
           % (len(files), total, gz, laptop[0], laptop[1], phone[0], phone[1]))
-    assert laptop[0] < 24000 and laptop[1] < 9000
-    # (the board sends its files as they are: 20.6 KB since the phone teaches
-    # Bakugan, 20.0 before; `bakumat bench phone` measures serving it)
-    assert phone[0] < 21000 and phone[1] < 8000
+    assert laptop[0] < 34000 and laptop[1] < 12000
+    # (the board sends its files as they are, streamed in chunks: 20.6 KB
+    # since the phone teaches Bakugan, 20.0 before; 30.8 KB since the page
+    # says events in host_tools/words.py's words (its phrase table and field
+    # kinds in mat.js, +9.8 KB: 21.0 -> 30.8 KB, 7.5 -> 10.7 KB gzipped); `bakumat bench phone` measures serving it)
+    assert phone[0] < 32000 and phone[1] < 11200
 
 
 def test_bad_logs_are_user_errors(tmp_path):

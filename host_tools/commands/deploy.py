@@ -12,7 +12,8 @@ import re
 import sys
 import time
 
-from host_tools import deploy, fwpath, ports, transport
+from host_tools import fwpath
+from host_tools.device import deploy, ports, transport
 from host_tools.errors import UserError
 
 
@@ -70,7 +71,7 @@ def wait_for_port(port, timeout=15.0):
 
 def ask_maintenance(port, out, timeout=1.5):
     """Ask the running app for maintenance mode. True if the app agreed."""
-    from host_tools.link import LinkError, open_link
+    from host_tools.device.link import LinkError, open_link
     try:
         link = open_link(port)
     except LinkError:
@@ -96,7 +97,7 @@ def ask_maintenance(port, out, timeout=1.5):
 
 def confirm_app(port, fw, timeout, out):
     """Wait for the app to answer `version` after the reset; check fw."""
-    from host_tools.link import LinkError, open_link
+    from host_tools.device.link import LinkError, open_link
     wait_for_port(port, timeout)
     deadline = time.monotonic() + timeout
     link = None
@@ -134,7 +135,7 @@ def confirm_app(port, fw, timeout, out):
 def app_version(port, timeout=1.5):
     """The running app's `version` reply (it names its board), or None when
     no app answers (as `bakumat diag info` asks it)."""
-    from host_tools.link import LinkError, open_link
+    from host_tools.device.link import LinkError, open_link
     try:
         link = open_link(port)
     except LinkError:
@@ -202,13 +203,13 @@ def with_kernels(board_def, calib, out):
     """The board definition to deploy for a mat designed in a computed world
     ("nominal_world", amr2): with the kernel table of the world the board's
     `diag plate` measured (its calib.json), else of the nominal one, which
-    its detector fits (host_tools/kernels.py, docs/formats/kernel-table-v1.md).
+    its detector fits (host_tools/boards/kernels.py, docs/formats/kernel-table-v1.md).
     The Hall mats name no nominal world and are deployed as they were."""
     from host_tools.sim import worlds
     name = worlds.measured(calib) or worlds.nominal(board_def)
     if name is None or not worlds.get(name).computed:
         return board_def
-    from host_tools import kernels
+    from host_tools.boards import kernels
     b = dict(board_def)
     b["kernels"] = kernels.build(board_def, name)
     out.write("kernel table of world %s (%s)\n" % (

@@ -14,7 +14,7 @@ import threading
 import time
 
 from host_tools import boards, fwpath
-from host_tools.link import LinkError, open_link
+from host_tools.device.link import LinkError, open_link
 
 SAMPLE = os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "official.ndjson")
 BOARD = "esp32s3_devkitc1_amr2"

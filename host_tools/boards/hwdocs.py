@@ -215,9 +215,10 @@ def _hall_sensing(bld, board):
         bld.two("C", "c10u", "VS_ROW%d" % r, "GND")
 
 
-# TCA9548A TSSOP-24: 1 A0, 2 A1, 3 /RESET, 4/5 SD0/SC0, 6/7 SD1/SC1, 8/9
-# SD2/SC2, 10/11 SD3/SC3, 12 GND, 13/14 SD4/SC4, 15/16 SD5/SC5, 17/18
-# SD6/SC6, 19/20 SD7/SC7, 21 A2, 22 SCL, 23 SDA, 24 VCC
+# TCA9548A TSSOP-24 (TI SCPS207H table 4-1; hardware/parts.json): 1 A0,
+# 2 A1, 3 /RESET, 4/5 SD0/SC0, 6/7 SD1/SC1, 8/9 SD2/SC2, 10/11 SD3/SC3,
+# 12 GND, 13/14 SD4/SC4, 15/16 SD5/SC5, 17/18 SD6/SC6, 19/20 SD7/SC7, 21 A2,
+# 22 SCL, 23 SDA, 24 VCC
 TCA_SD = (4, 6, 8, 10, 13, 15, 17, 19)
 TCA_SC = (5, 7, 9, 11, 14, 16, 18, 20)
 TCA_A = (1, 2, 21)

@@ -557,7 +557,7 @@ def with_detector(board, how="auto"):
     "classic" (the sheet level / dipole fit of the Hall mat)."""
     from host_tools.boards import kernels
     from host_tools.sim import worlds
-    world = worlds.get(board.get("world") or worlds.default_name())
+    world = worlds.get(board.get("world") or worlds.default_name(board))
     if how == "classic" or (how == "auto" and not world.computed):
         return board
     b = dict(board)

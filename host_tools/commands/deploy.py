@@ -181,6 +181,8 @@ def run_deploy(args, port):
             _restart(mp, in_maint, out)
         raise UserError("which board is this? pass --board NAME (known: %s)" % ", ".join(boards.names()))
     board_def = boards.load(board_name)
+    if worlds_nominal(board_def):
+        board_def = with_kernels(board_def, _read_json(mp, "calib.json"), out)
     mode = mode or "official"
     fw = expected_fw(src)
     deploy.deploy(target, board_def, mode=mode, source=args.source, force=args.force, fw=fw, out=out, src=src)
@@ -190,6 +192,39 @@ def run_deploy(args, port):
     _restart(mp, in_maint, out)
     confirm_app(port, fw, args.timeout, out)
     return 0
+
+
+def worlds_nominal(board_def):
+    from host_tools.sim import worlds
+    return worlds.nominal(board_def)
+
+
+def with_kernels(board_def, calib, out):
+    """The board definition to deploy for a mat designed in a computed world
+    ("nominal_world", amr2): with the kernel table of the world the board's
+    `diag plate` measured (its calib.json), else of the nominal one, which
+    its detector fits (host_tools/boards/kernels.py, docs/formats/kernel-table-v1.md).
+    The Hall mats name no nominal world and are deployed as they were."""
+    from host_tools.sim import worlds
+    name = worlds.measured(calib) or worlds.nominal(board_def)
+    if name is None or not worlds.get(name).computed:
+        return board_def
+    from host_tools.boards import kernels
+    b = dict(board_def)
+    b["kernels"] = kernels.build(board_def, name)
+    out.write("kernel table of world %s (%s)\n" % (
+        name, "measured by diag plate" if worlds.measured(calib) else "the mat's nominal world"))
+    return b
+
+
+def _read_json(mp, path):
+    """A JSON file on the board, or None (absent, unreadable, not JSON)."""
+    import json
+    try:
+        text = mp.read_text(path)
+        return json.loads(text) if text else None
+    except (UserError, ValueError):
+        return None
 
 
 def _previous_app(mp):

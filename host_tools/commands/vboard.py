@@ -59,7 +59,7 @@ def add_arguments(p):
     p.add_argument("--web", type=int, metavar="PORT", default=None,
                    help="serve the board's phone page on 127.0.0.1:PORT (0: any free port; default: off)")
     p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: the world `diag plate` "
-                                   "measured, kept in --dir's calib.json, else capture)")
+                                   "measured, kept in --dir's calib.json, else the mat's nominal world, else capture)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 64K (default: the binary's)")
     p.add_argument("--script", help="scenario lines to apply at start (a file; times count from the start)")
     p.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds (no console)")
@@ -189,6 +189,10 @@ def run(args):
         board = worlds.with_world(board, name)
     except worlds.WorldError as e:
         raise UserError("--world: %s" % e)
+    if worlds.get(name).computed and "wiring" in board:
+        # the board's detector fits the kernel table of the world it senses (as the demo's)
+        from host_tools.boards import kernels
+        board["kernels"] = kernels.build(board, name)
     script = None
     if args.script:
         try:

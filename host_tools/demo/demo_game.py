@@ -25,6 +25,11 @@ import time
 from host_tools import fwpath
 from host_tools.errors import UserError
 
+# The board the demo plays on unless told otherwise: the reference ESP32-S3
+# board on the amr2 mat (hardware/amr2.md), simulated in the mat's nominal
+# world with the kernel fit; `--board esp32_devkitc` is the Hall mat in the
+# old `capture` world.
+DEMO_BOARD = "esp32s3_devkitc1_amr2"
 PLAYERS = ("random", "human")
 DEMO_MODES = ("official", "big", "multi")  # modes the simulated players know how to play
 FIRMWARES = ("micropython", "cpython")
@@ -528,11 +533,9 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
     firmware: "micropython" (the firmware app on the virtual board, the
     real interpreter) or "cpython" (the same sensing and referee modules
     imported here: quicker to start, for tests).
-    world: the simulated physics (host_tools/sim/worlds.py; None: the default)."""
-    from host_tools import boards
-    from host_tools.sim import worlds
-    from host_tools.webview.timeline import default_board
-
+    board_name: the board folder (None: DEMO_BOARD).
+    world: the simulated physics (host_tools/sim/worlds.py; None: the
+    board's nominal world, else the default)."""
     out = out or sys.stdout
     if players not in PLAYERS:
         raise UserError("--players: expected one of %s, got %r" % (", ".join(PLAYERS), players))
@@ -540,11 +543,7 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
         raise UserError("--speed must be >= 0 (0: as fast as possible), got %s" % speed)
     if seed is None:
         seed = random.randrange(1, 100000)
-    board = boards.load(board_name or default_board())
-    try:
-        board = worlds.with_world(board, world)
-    except worlds.WorldError as e:
-        raise UserError("--world: %s" % e)
+    board = demo_board(board_name, world)
     rng = random.Random("demo:%s:%s" % (mode, seed))
     header = make_header(mode, rng)
     if firmware not in FIRMWARES:
@@ -558,13 +557,34 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
         mat.close()
 
 
+def demo_board(board_name=None, world=None):
+    """The board definition the demo plays: board_name (default DEMO_BOARD)
+    in `world` (default: its mat's nominal world, else worlds.DEFAULT),
+    with the detector that world calls for: in a computed world the kernel
+    table of that world (host_tools/boards/kernels.py, the kernel fit), as
+    `bakumat bench sensing --detector auto` does."""
+    from host_tools import boards
+    from host_tools.boards import kernels
+    from host_tools.sim import worlds
+    board = boards.load(board_name or DEMO_BOARD)
+    try:
+        name, _why = worlds.choose(world, board, None)
+        board = worlds.with_world(board, name)
+    except worlds.WorldError as e:
+        raise UserError("--world: %s" % e)
+    if worlds.get(name).computed:
+        board["kernels"] = kernels.build(board, name)
+    return board
+
+
 def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_browser, answers, linger, stop,
          on_url, firmware):
     from host_tools.webview import state as wstate
     term = Terminal(out, board, header, mat)
     names = [p["name"] for p in header["players"]]
-    term.write("BakuMat demo: %s game on board %s, seed %s, speed %gx, firmware under %s%s" % (
-        header.get("mode", "official"), board["name"], seed, speed,
+    term.write("BakuMat demo: %s game on board %s (mat %s, world %s, %s), seed %s, speed %gx, firmware under %s%s" % (
+        header.get("mode", "official"), board["name"], board.get("mat", board["name"]), board.get("world"),
+        "kernel fit" if board.get("kernels") else "sheet level", seed, speed,
         "the micropython binary (virtual board)" if firmware == "micropython" else "CPython",
         "" if players == "random" else "; you are %s (player 1)" % names[HUMAN]))
     for i, p in enumerate(header["players"]):

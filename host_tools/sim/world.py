@@ -76,7 +76,7 @@ def channel_axis(sensor):
 class Geometry:
     def __init__(self, board, world=None):
         self.board = board
-        self.world = _worlds.get(world or board.get("world") or _worlds.default_name())
+        self.world = _worlds.get(world or board.get("world") or _worlds.default_name(board))
         self.card_top = float(board["sensor_plane_to_card_top_mm"])
         card = board.get("card") or {}
         self.card_w = float(card.get("w", 62.0))
@@ -642,7 +642,8 @@ class _Builder:
 def run(board, sc, seed=0, header=None, world=None):
     """Simulate scenario `sc` on `board` (a dict from boards.load or a name) in
     `world` (a name from host_tools/sim/worlds.py; default: the board's
-    "world" key, else worlds.DEFAULT)."""
+    "world" key, else $BAKUMAT_WORLD, else the mat's nominal world, else
+    worlds.DEFAULT)."""
     if isinstance(board, str):
         board = _boards.load(board)
     rng = random.Random("sim:%s" % (seed,))

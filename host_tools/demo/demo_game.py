@@ -34,7 +34,18 @@ EOF = object()  # in the answers queue: the terminal's input ended
 
 # ------------------------------------------------------------------ the mat
 
-class FirmwareMat:
+class _Mat:
+    """What both mats share: the events they sensed, collected under their
+    lock for the terminal and the page."""
+
+    def take_sensed(self):
+        with self.lock:
+            s = self.sensed
+            self.sensed = []
+            return s
+
+
+class FirmwareMat(_Mat):
     """Sensing pipeline + referee on CPython (firmware/match.py), with the
     firmware's LED feedback, published as web API states."""
 
@@ -80,12 +91,6 @@ class FirmwareMat:
     def over(self):
         return self.tracker.game.view()["phase"] == "over"
 
-    def take_sensed(self):
-        with self.lock:
-            s = self.sensed
-            self.sensed = []
-            return s
-
     def view(self):
         return self.tracker.game.view()
 
@@ -103,7 +108,7 @@ class FirmwareMat:
         pass
 
 
-class VBoardMat:
+class VBoardMat(_Mat):
     """The real firmware (firmware/app.py) under the micropython binary on
     the virtual board (host_tools/vboard/__init__.py, lockstep clock): it only gets
     the simulated sensor frames and the control events over the serial
@@ -220,12 +225,6 @@ class VBoardMat:
     def over(self):
         v = self.tracker.view
         return bool(v) and v.get("phase") == "over"
-
-    def take_sensed(self):
-        with self.lock:
-            s = self.sensed
-            self.sensed = []
-            return s
 
     def view(self):
         return self.tracker.view
@@ -607,7 +606,7 @@ def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_b
         if on_url is not None:
             on_url(srv.url)
         if open_browser:
-            from host_tools.commands.view import open_browser as ob
+            from host_tools.webview.server import open_browser as ob
             ob(srv.url, out)
 
     pacer = Pacer(speed, stop)

@@ -39,7 +39,7 @@ def game_outputs(path):
         except (StopIteration, rawlog.RawLogError) as e:
             raise UserError("%s: %s" % (path, e))
     elif kind == "events":
-        from host_tools.commands.replay import replay_events
+        from host_tools.logs.eventreplay import replay_events
         game = replay_events(lines, path, True, out)
         header = game.header
     else:

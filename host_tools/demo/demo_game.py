@@ -57,9 +57,7 @@ class FirmwareMat(_Mat):
         self.tracker = Tracker(board, header)
         self.lock = threading.Lock()
         self.sensed = []
-        # the referee behind a journal, as on the board: `undo` takes back the last event
-        from referee.journal import Journal
-        self.tracker.game = Journal(header, self.tracker._out)
+        # the tracker's referee is behind a journal, as on the board: `undo` takes back the last event
         self.match = Match(board, self.tracker.game, self._sensed)
         self.t = 0
 
@@ -194,10 +192,7 @@ class VBoardMat(_Mat):
             while pending and base + pending[0]["t"] <= T:
                 body = pending.pop(0)
                 body.pop("t", None)
-                sent0 = vb._forwarded
-                tx0 = link.tx_bytes
-                link.send("ctl", body)
-                vb.settle_serial(sent0 + link.tx_bytes - tx0)
+                vb.send(link, "ctl", body)
         vb.on_advance = advance
         try:
             while self.t < end and not pacer.stop.is_set() and not self.over:

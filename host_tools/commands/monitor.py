@@ -146,7 +146,7 @@ def _take(bl, timeout):
     try:
         bl.rx_bytes += bl.link.pump(timeout)
     except (OSError, EOFError) as e:
-        raise bl._lost(e)
+        raise bl.lost_error(e)
     items = list(bl.link.inbox)
     bl.link.inbox.clear()
     return items

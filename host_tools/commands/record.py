@@ -204,7 +204,7 @@ def run(args):
             try:
                 bl.rx_bytes += bl.link.pump(timeout)
             except OSError as e:
-                raise bl._lost(e)
+                raise bl.lost_error(e)
             items = list(bl.link.inbox)
             bl.link.inbox.clear()
             return take(items)

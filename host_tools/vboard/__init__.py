@@ -33,14 +33,13 @@ import shutil
 import socket
 import struct
 import subprocess
-import sys
 import tempfile
 import termios
 import threading
 import time
 import tty
 
-from host_tools import fwpath
+from host_tools import fwpath, programs
 from host_tools.errors import UserError
 
 HDR = struct.Struct("<BII")
@@ -49,13 +48,8 @@ DEFAULT_PORT = 7000     # `bakumat vboard` serves its serial link on 127.0.0.1:7
 
 
 def micropython_exe():
-    cand = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if os.path.exists(cand):
-        return cand
-    found = shutil.which("micropython")
-    if not found:
-        raise UserError("the micropython binary is not installed: install the project with its dependencies")
-    return found
+    return programs.need("micropython", "the micropython binary is not installed: install the project with its "
+                         "dependencies")
 
 
 class IdleField:
@@ -406,31 +400,39 @@ class VBoard:
                 raise OSError("the virtual board is stopped")
             os.write(self.master, data)
 
-    def _bridge_acceptor(self):
+    def _accept(self, srv, serve):
+        """Until stopped: each connection to srv (no Nagle delay) to serve(c)."""
         while not self._stop:
             try:
-                c, _ = self._ser_srv.accept()
+                c, _ = srv.accept()
             except OSError:
                 return
             c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            old = self._client
-            self._client = c
-            if old is not None:
-                if self.on_takeover is not None:
-                    self.on_takeover()
-                # the last client learns at once that it lost the link (a
-                # plain close leaves its reader, blocked in recv in another
-                # thread, holding the socket open: no EOF ever came, so a
-                # `monitor` or `record` went on silently, deaf)
-                try:
-                    old.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                try:
-                    old.close()
-                except OSError:
-                    pass
-            threading.Thread(target=self._bridge_client, args=(c,), daemon=True).start()
+            serve(c)
+
+    def _bridge_acceptor(self):
+        self._accept(self._ser_srv, self._bridge_take)
+
+    def _bridge_take(self, c):
+        """A new serial client replaces the one before (as a port has one user)."""
+        old = self._client
+        self._client = c
+        if old is not None:
+            if self.on_takeover is not None:
+                self.on_takeover()
+            # the last client learns at once that it lost the link (a
+            # plain close leaves its reader, blocked in recv in another
+            # thread, holding the socket open: no EOF ever came, so a
+            # `monitor` or `record` went on silently, deaf)
+            try:
+                old.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            try:
+                old.close()
+            except OSError:
+                pass
+        threading.Thread(target=self._bridge_client, args=(c,), daemon=True).start()
 
     def _bridge_client(self, c):
         while not self._stop:
@@ -468,6 +470,16 @@ class VBoard:
             time.sleep(0.01)
         return lk
 
+    def send(self, link, typ, body=None):
+        """link.send(typ, body), returning (its sequence number) once its
+        bytes are in the board's serial input: in lockstep the next tick
+        reads them."""
+        base = self._forwarded
+        tx0 = link.tx_bytes
+        seq = link.send(typ, body)
+        self.settle_serial(base + link.tx_bytes - tx0)
+        return seq
+
     def settle_serial(self, sent_total, timeout=5.0):
         """Wait until `sent_total` bytes sent by the client reached the pty."""
         deadline = time.monotonic() + timeout
@@ -481,13 +493,8 @@ class VBoard:
 
     # --------------------------------------------------------- side channel
     def _side_acceptor(self):
-        while not self._stop:
-            try:
-                c, _ = self._side_srv.accept()
-            except OSError:
-                return
-            c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            threading.Thread(target=self._side_serve, args=(c, self._gen), daemon=True).start()
+        self._accept(self._side_srv, lambda c: threading.Thread(target=self._side_serve, args=(c, self._gen),
+                                                                daemon=True).start())
 
     def _recv_exact(self, c, n):
         buf = bytearray()
@@ -624,10 +631,7 @@ class VBoard:
         """Lockstep request: send it, let time pass tick by tick until the
         reply comes (board time spent is at most max_ms)."""
         from host_tools.device.link import REPLIES
-        base = self._forwarded
-        tx0 = link.tx_bytes
-        seq = link.send(typ, body)
-        self.settle_serial(base + link.tx_bytes - tx0)
+        seq = self.send(link, typ, body)
         spent = 0
         while True:
             link.pump(0)

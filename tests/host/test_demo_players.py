@@ -118,11 +118,11 @@ def test_the_generator_plays_until_the_end_without_a_throw_limit():
     for seed in (1, 2, 3):
         import random
         rng = random.Random("game:%s" % seed)
-        gen = sgame._Gen(rng, board, sgame._header(rng, None), dict(sgame.DEFAULTS, max_throws=None))
+        gen = sgame.GameGen(rng, board, sgame.game_header(rng, None), dict(sgame.DEFAULTS, max_throws=None))
         gen.play()
         assert gen.stopped == "over" and gen.g.phase == 3 and gen.g.winner is not None
     # a limit still stops it, and says so
     rng = random.Random("game:1")
-    gen = sgame._Gen(rng, board, sgame._header(rng, None), dict(sgame.DEFAULTS, max_throws=3))
+    gen = sgame.GameGen(rng, board, sgame.game_header(rng, None), dict(sgame.DEFAULTS, max_throws=3))
     gen.play()
     assert gen.stopped == "max_throws" and gen.g.phase != 3

@@ -18,7 +18,8 @@ except ImportError:
 # what the app reads from the board definition once the hardware is built
 # and the app made: what a new game's pipeline reads (the feedback, the
 # buttons' roles and the phone page's board are taken at construction)
-_BD_KEEP = ("name", "rate_hz", "plate", "card", "magnet", "sense", "sensor_plane_to_card_top_mm")
+# (and "kernels": the kernel table a computed-physics mat's detector fits, sense/fit.py)
+_BD_KEEP = ("name", "rate_hz", "plate", "card", "magnet", "sense", "sensor_plane_to_card_top_mm", "kernels")
 _DROP = ("part", "pin", "sides", "module")     # descriptions and pins: hardware is built already
 _ZF = const(5)     # zone fields in the compact zone array: id, x, y, w, h
 

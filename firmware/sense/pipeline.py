@@ -165,6 +165,7 @@ class Pipeline:
         # geometry in double arrays, not lists of floats: a float in a list
         # is a heap object of its own (16 B on an ESP32, 32 B on x86-64)
         rects = [array("d", (float(z["x"]), float(z["y"]), float(z["w"]), float(z["h"]))) for z in zones]
+        self.rects = rects   # (the decisions read a zone's neighbours from them)
         chz = array("h", [0] * n)
         sx = array("d", bytearray(8 * n))
         sy = array("d", bytearray(8 * n))

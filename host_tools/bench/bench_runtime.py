@@ -315,6 +315,20 @@ def time_section(board, res, header, out, runs=2):
     return proj
 
 
+def bisect_kb(run, lo, hi, step=4):
+    """Smallest k (KB, multiple of step) in (lo, hi] with run(k) true,
+    given run(hi) true; (k, largest failing)."""
+    while hi - lo > step:
+        mid = (lo + hi) // 2 // step * step
+        if mid <= lo:
+            break
+        if run(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi, lo
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bakumat bench runtime", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=1, help="simulated game (default 1)")
@@ -380,15 +394,7 @@ def main(argv=None):
                     k *= 2
             if hi == start:
                 lo = step
-            while hi - lo > step:
-                mid = (lo + hi) // 2 // step * step
-                if mid <= lo:
-                    break
-                if run(mid):
-                    hi = mid
-                else:
-                    lo = mid
-            return hi, lo
+            return bisect_kb(run, lo, hi, step)
 
         # (a) the ESP32 way: code frozen / in ROMFS, run from flash, so the
         # heap holds only the game's data. Emulated: load the code, then

@@ -51,7 +51,7 @@ class Loop:
         session: runtime.session.Session; requests: runtime.requests.Requests;
         feedback: show.feedback.Feedback; buttons: runtime.buttons.ButtonPanel
         or None; phone: runtime.phone.PhonePage or None."""
-        self.b = board
+        self.board = board
         self.clock = board.clock
         self._us = board.clock.ticks_us     # bound methods cached once: taking one allocates
         self._diff = board.clock.ticks_diff
@@ -61,7 +61,7 @@ class Loop:
         self.requests = requests
         self.buttons = buttons
         self.phone = phone
-        self.fb = feedback
+        self.feedback = feedback
         self.period = period_ms
 
     def run(self, until=None, max_ticks=None):
@@ -92,7 +92,7 @@ class Loop:
                 if self.link.inbox:
                     clock.sleep_ms(wait)     # messages wait for the tick
                 else:
-                    self.b.idle(wait)        # returns early on input
+                    self.board.idle(wait)        # returns early on input
 
     def tick(self, now):
         clock = self.clock
@@ -109,7 +109,7 @@ class Loop:
         ok = True
         # 1. scan: nothing before it, so a scan is never late by more than
         # the previous tick's overrun
-        frame = self.b.scanner.scan()
+        frame = self.board.scanner.scan()
         health.scans += 1
         t1 = us()
         # 2. sensing and referee
@@ -154,14 +154,14 @@ class Loop:
             session.show()
             if requests.selftest is not None:
                 requests.selftest_step(now)
-            self.fb.tick(now)
+            self.feedback.tick(now)
         except Exception as e:
             ok = False
             self._fail("show", e)
         t4 = us()
         # 5. link output, bounded; then what a request asked for once its
         # reply is out (a line speed, a restart)
-        if self.link.flush(self.b.tx_room()) and profile:
+        if self.link.flush(self.board.tx_room()) and profile:
             health.busy = True
         if requests.new_baud or requests.restart:
             requests.after_reply()
@@ -169,8 +169,8 @@ class Loop:
         # 6. watchdog: only a healthy tick feeds it
         if ok:
             health.failing_ticks = 0
-        if health.failing_ticks < MAX_FAILS and self.b.wdt is not None:
-            self.b.wdt.feed()
+        if health.failing_ticks < MAX_FAILS and self.board.wdt is not None:
+            self.board.wdt.feed()
         d = diff(t5, t0)
         if d > health.loop_us_max:
             health.loop_us_max = d

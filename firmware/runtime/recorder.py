@@ -58,7 +58,7 @@ class Recorder:
     view()) is the journal's."""
 
     def __init__(self, journal, ids, zone_ids, note, save, changed):
-        self.j = journal
+        self.journal = journal
         self.ids = ids
         self.zone_ids = zone_ids
         self.note = note
@@ -69,13 +69,13 @@ class Recorder:
         self.note(ev)
         why = input_problem(ev, self.ids, self.zone_ids)
         if why is not None:
-            if self.j.sink is not None:
+            if self.journal.sink is not None:
                 t = ev.get("t")
-                self.j.sink(("reject", t if type(t) is int else self.j.game.t,
+                self.journal.sink(("reject", t if type(t) is int else self.journal.game.t,
                              (("input", ev.get("ev") if type(ev.get("ev")) is str else "?"), ("reason", why))))
             return False
-        before = list(self.j.events)
-        ok = self.j.feed(ev)
+        before = list(self.journal.events)
+        ok = self.journal.feed(ev)
         if ok:
             err = self.save(ev)
             if err is not None:
@@ -87,8 +87,8 @@ class Recorder:
     def undo(self, t):
         """Take back the last event (a button's long press, a phone): saved
         as an `undo` input event like the link's."""
-        before = list(self.j.events)
-        last = self.j.undo(t)
+        before = list(self.journal.events)
+        last = self.journal.undo(t)
         if last is not None:
             ev = {"t": t, "ev": "undo"}
             err = self.save(ev)
@@ -102,14 +102,14 @@ class Recorder:
         """The input was accepted but its save failed (a full filesystem,
         a flash error): the game goes back to what is saved, and the
         input is refused, so the live game never differs from the saved."""
-        self.j.restore(before)
-        if self.j.sink is not None:
-            self.j.sink(("reject", ev.get("t", 0), (("input", ev.get("ev")),
+        self.journal.restore(before)
+        if self.journal.sink is not None:
+            self.journal.sink(("reject", ev.get("t", 0), (("input", ev.get("ev")),
                                                     ("reason", "not saved: %s" % err))))
 
     def finish(self, t=None):
-        self.j.finish(t)
+        self.journal.finish(t)
         self.changed()
 
     def __getattr__(self, name):
-        return getattr(self.j, name)
+        return getattr(self.journal, name)

@@ -36,11 +36,11 @@ def _mpy_version():
 
 class Requests:
     def __init__(self, board, link, session, store, feedback, board_health):
-        self.b = board
+        self.board = board
         self.link = link
         self.session = session
         self.store = store
-        self.fb = feedback
+        self.feedback = feedback
         self.board_health = board_health
         self.stream_frames = False   # `raw` on: every scan goes to the host
         self.new_baud = 0            # a line speed `raw` asked for, set once its answer is out
@@ -58,13 +58,13 @@ class Requests:
         """What a request asked for once its answer is out: the line's new
         speed (the ack went at the old one), a restart."""
         if self.new_baud and not self.link.pending_tx():
-            self.b.set_baud(self.new_baud)
+            self.board.set_baud(self.new_baud)
             self.new_baud = 0
         if self.restart is not None:
             self.link.drain_all()
             if self.restart == "maint":
                 self.store.set_maint(True)
-            self.b.reset()
+            self.board.reset()
 
     def selftest_step(self, now):
         if not self.selftest.step(now):
@@ -72,7 +72,7 @@ class Requests:
 
     # ----------------------------------------------------------- handlers
     def ping(self, seq, body):
-        self.link.reply(seq, "pong", {"t": self.b.clock.ticks_ms(), "boot": self.link.boot})
+        self.link.reply(seq, "pong", {"t": self.board.clock.ticks_ms(), "boot": self.link.boot})
 
     def version(self, seq, body):
         self.link.reply(seq, "version", {"fw": FW_VERSION, "proto": PROTO, "board": self.session.bd.get("name"),
@@ -91,7 +91,7 @@ class Requests:
 
     def state(self, seq, body):
         s = self.session
-        now = self.b.clock.ticks_ms()
+        now = self.board.clock.ticks_ms()
         self.link.reply(seq, "state", {"configured": s.game is not None, "events": s.events, "now": now,
                                        "t": s.gtime(now) if s.game else 0,
                                        "view": s.game.view() if s.game is not None else None,
@@ -171,7 +171,7 @@ class Requests:
                                            ", ".join([str(b) for b in BAUDS])})
         self.stream_frames = body["on"]
         r = {"ok": True}
-        if baud is not None and self.b.can_set_baud():
+        if baud is not None and self.board.can_set_baud():
             r["baud"] = baud             # the host follows once it has this ack
             self.new_baud = baud
         match = self.session.match
@@ -199,7 +199,7 @@ class Requests:
                 self.board_health.save_failed()
                 return link.reply(seq, "ack", {"ok": False, "why": "not saved: %s" % e})
             return link.reply(seq, "ack", {"ok": True})
-        frame = self.b.scanner.frame
+        frame = self.board.scanner.frame
         zero = list(frame)
         cal = {"zero": zero}
         if "plate" in old:
@@ -218,7 +218,7 @@ class Requests:
         if what not in ("leds", "buzzer"):
             return self.link.reply(seq, "err", {"code": "bad", "msg": "test: what must be leds or buzzer"})
         from runtime.selftest import SelfTest
-        self.selftest = SelfTest(what, seq, self.b, self.fb, self.link)
+        self.selftest = SelfTest(what, seq, self.board, self.feedback, self.link)
 
     def maint(self, seq, body):
         if type(body) is not dict or body.get("on") is not True:

@@ -13,8 +13,8 @@ class SelfTest:
         """what: "leds" or "buzzer"; seq: the request's, for the answer."""
         self.what = what
         self.seq = seq
-        self.b = board
-        self.fb = feedback
+        self.board = board
+        self.feedback = feedback
         self.link = link
         self.steps_done = 0
 
@@ -22,14 +22,14 @@ class SelfTest:
         """One step; False once the test is over and answered."""
         if self.what == "buzzer":
             return self._buzzer(now)
-        strip = self.b.strip
+        strip = self.board.strip
         seq = self.seq
         if strip is None:
             self.link.reply(seq, "ack", {"ok": False, "why": "no LEDs on this board"})
             return False
         n = strip.n
         step = self.steps_done
-        cap = self.fb.cap
+        cap = self.feedback.cap
         if step < 3 * n:
             # each LED red, green, blue alone
             i = step // 3
@@ -42,10 +42,10 @@ class SelfTest:
             # then all at this level, as much as the supply allows
             for j in range(n):
                 strip.set(j, cap, cap, cap)
-            self.fb.limit_power()
+            self.feedback.limit_power()
             strip.write()
         elif step > 3 * n + 25:
-            self.fb.redraw()
+            self.feedback.redraw()
             # what was driven: each LED red, green, blue alone, then all at this level
             self.link.reply(seq, "ack", {"ok": True, "leds": n, "writes": 3 * n + 1, "level": cap})
             return False
@@ -53,7 +53,7 @@ class SelfTest:
         return True
 
     def _buzzer(self, now):
-        sound = self.fb.sound
+        sound = self.feedback.sound
         if self.steps_done == 0:
             sound.play(palette.CUE_WIN, now)
             self.steps_done = 1
@@ -61,7 +61,7 @@ class SelfTest:
         if sound.busy():
             return True
         # what was driven: the notes (Hz, ms), for the host to say
-        buzzer = self.b.buzzer
+        buzzer = self.board.buzzer
         self.link.reply(self.seq, "ack", {"ok": buzzer is not None, "notes": list(palette.CUE_WIN[0]),
                                           "why": None if buzzer is not None else "no buzzer on this board"})
         return False

@@ -35,11 +35,11 @@ class Session:
         """board: hw.Board; bd: the compact board definition
         (runtime.boarddef.compact); roles: the buttons' (player, OK|BACK);
         phone: runtime.phone.PhonePage or None."""
-        self.b = board
+        self.board = board
         self.clock = board.clock
         self.bd = bd
         self.link = link
-        self.fb = feedback
+        self.feedback = feedback
         self.store = store
         self.health = health
         self.roles = roles
@@ -141,7 +141,7 @@ class Session:
         if sigs:
             match.pipeline.teach(sigs)
         cal = self.store.load_calibration()
-        if cal and "zero" in cal and len(cal["zero"]) == self.b.scanner.n:
+        if cal and "zero" in cal and len(cal["zero"]) == self.board.scanner.n:
             match.pipeline.start(cal["zero"])
         if save:
             # a new game: the phones claim again (the claims go first: a cut
@@ -158,7 +158,7 @@ class Session:
         self.time_base_ms = self.clock.ticks_ms()
         self.time_offset = 0
         self.last_event_t = 0
-        self.fb.configure(header)
+        self.feedback.configure(header)
         self.view_changed = True
         if self.phone is not None:
             self.phone.serve(self)
@@ -285,8 +285,8 @@ class Session:
         if self.game is not None and (self.view_changed or self.table.question is not self.shown_question):
             self.view_changed = False
             self.shown_question = self.table.question
-            self.fb.sync(self.game.view())
-            ask = getattr(self.fb, "asking", None)
+            self.feedback.sync(self.game.view())
+            ask = getattr(self.feedback, "asking", None)
             if ask is not None:
                 ask(self.table.asking())
 
@@ -299,7 +299,7 @@ class Session:
                 if k == "reason":
                     self.last_reject = v
         self.link.send_json("game", encode_json(out))
-        self.fb.event(out, self.input_zone)
+        self.feedback.event(out, self.input_zone)
         self.view_changed = True
         if self.phone is not None:
             self.phone.on_event(out)
@@ -314,7 +314,7 @@ class Session:
             body["zone"] = zone
             self.health.fault(ch)
             self.link.send("fault", body)
-            self.fb.fault(zone, True)
+            self.feedback.fault(zone, True)
             return
         self.link.send("mat", ev)
         if self.table is not None:

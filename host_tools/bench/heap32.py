@@ -212,7 +212,7 @@ TARGETS = (
 # needs to run a game; the page adds about 25-35 KB, and Wi-Fi its own
 # memory outside the GC heap), rounded up. tests/host/test_heap32.py checks
 # these against a fresh measurement: never below it, never stale.
-NEED = {"mpy": 179 * KB, "rom": 110 * KB}
+NEED = {"mpy": 179 * KB, "rom": 109 * KB + 256}     # rom: under a stock ESP32's ~110 KB (a frozen DevKitC)
 PHONE_EXTRA = 44 * KB      # said in deploy's refusal: what the phone page adds at most
 
 

@@ -234,6 +234,32 @@ class TestFaults(AppCase):
         t, h = rig.request("health")
         self.assertEqual(h["cause"], "wdt")
 
+    def test_led_self_test_drives_each_led_alone_then_all_and_gives_the_strip_back(self):
+        rig = self.rig
+        n = self.bd["wiring"]["led"]["count"]
+        rig.run_ms(200)
+        strip = rig.strip()
+        before = list(strip.writes)
+        seq = rig.send("test", {"what": "leds"})
+        t, b = rig.reply(seq, max_ms=(3 * n + 40) * rig.app.period)
+        cap = rig.app.feedback.cap
+        self.assertEqual((t, b), ("ack", {"ok": True, "leds": n, "writes": 3 * n + 1, "level": cap}))
+        # (the feedback's own animation may write between the steps)
+        shown = [data for _, data in strip.writes[len(before):]]
+        alone = [[(i, v) for i, v in enumerate(data) if v] for data in shown]
+        alone = [lit[0] for lit in alone if len(lit) == 1]
+        self.assertEqual([(i // 3, v) for i, v in alone], [(k // 3, cap) for k in range(3 * n)])
+        every = [data for data in shown if len(set(data)) == 1 and data[0]]    # then all alike,
+        self.assertEqual(len(every), 1)                                        # within the power budget
+        rig.run_ms(100)                  # the feedback draws its own frame again
+        self.assertNotEqual(strip.writes[-1][1], every[0])
+
+    def test_buzzer_self_test_says_what_it_played(self):
+        from show import palette
+        t, b = self.rig.request("test", {"what": "buzzer"}, max_ms=5000)
+        self.assertEqual((t, b), ("ack", {"ok": True, "notes": list(palette.CUE_WIN[0]), "why": None}))
+        self.assertEqual(self.rig.request("test", {"what": "lamp"})[0], "err")
+
     def test_failing_stage_stops_feeding_the_watchdog(self):
         rig = self.rig
         rig.request("cfg", sample_header())

@@ -25,7 +25,7 @@ game events equal, event for event, what the referee on the host says for
 the intended moves (so every landing was identified; phantom landings the
 referee refused are counted, not failed on), and (3) the rules that
 matter in that game: battles, captures, scores, the winner. A game whose
-control events the board's link refuses (firmware/app.py's list of
+control events the board's link refuses (firmware/runtime/requests.py's list of
 controls) is an xfail naming them."""
 import json
 import os
@@ -154,8 +154,8 @@ def _play(vb, link, board, name, table, res, boot):
     FIGURES.append((name, boot, wall, (res.frames[-1][0] - res.frames[0][0]) / 1000.0, len(events), health.get("mem_free")))
     unsupported = sorted(set(ev.get("ev") for ev, r in replies if UNSUPPORTED in str(r.get("msg", ""))))
     if unsupported:
-        # firmware/app.py's CONTROLS does not let these control events through
-        pytest.xfail("the board refuses control events %s over the link (firmware/app.py CONTROLS)"
+        # firmware/runtime/requests.py's CONTROLS does not let these control events through
+        pytest.xfail("the board refuses control events %s over the link (firmware/runtime/requests.py CONTROLS)"
                      % ", ".join(unsupported))
     table.finish()
     expected = strip_t(table.expected)
@@ -953,7 +953,7 @@ def test_extras_pure(board):
 
 
 # Extras driven by control events the board's link does not take yet
-# (firmware/app.py CONTROLS): these xfail until it does.
+# (firmware/runtime/requests.py CONTROLS): these xfail until it does.
 
 def game_extras_traps_gear():
     h = dan_runo(target=1, season=3)

@@ -183,6 +183,10 @@ class Words:
             if ev.get("bakugan"):
                 self.last_land[z] = ev.get("bakugan")
             if ev.get("learned"):
+                if ev.get("alike"):
+                    # (sensed-events-v1 `alike`: it would ask which one landed)
+                    return "the mat learnt %s on zone %s; it cannot tell it from %s (if one player has both: swap " \
+                           "one for a Bakugan with another magnet)" % (who, z, ", ".join(ev["alike"]))
                 return "the mat learnt %s on zone %s" % (who, z)
             return "the mat sees %s open on zone %s" % (who, z)
         if k == "ident":

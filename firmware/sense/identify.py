@@ -207,10 +207,16 @@ class Identifier:
         self.nsig[b] = n + 1
 
     def alike(self, bid, level):
-        """Registered Bakugan whose signature is within alike_rel of level:
-        the mat can take one for the other when both may land."""
-        r = self.p.params["alike_rel"] * abs(level)
-        return [b for b in self.sigs if b != bid and abs(self.sigs[b] - level) <= r]
+        """Registered Bakugan the mat cannot tell from bid by its magnet: a
+        landing of bid reading exactly level, with the other one also
+        allowed to land, would be named with a posterior under the board's
+        decision threshold (so the mat would ask which one it was)."""
+        out = []
+        for b in self.sigs:
+            s = self.sigs[b]
+            if b != bid and (s > 0.0) == (level > 0.0) and self.post(level, 0.0, (bid, b))[1] < self.dp:
+                out.append(b)
+        return out
 
     def identify(self, zi, level, se, force, t, cands=None, guess=False):
         """(bakugan id, learned?, certain?) for a Bakugan of signature level

@@ -133,9 +133,6 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "early": 1,
     "early_ms": 40,          # ... once the window has held still this long
     "early_z": 3.5,          # ... and the level is this close to the guess's
-    # a lesson's level this close to another's: `alike` in its land event
-    # (the identification errors left are between Bakugan within 9 %)
-    "alike_rel": 0.10,
     "lesson_ms": 300,        # a register's landing: its level held still this long
     "pair_ms": 1500,         # after one of a battle's pair went, the other's going is a leave
 }

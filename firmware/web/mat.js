@@ -169,7 +169,7 @@ var BakuMat = (function () {
     else if (k === "capture") s = p + " captures gate " + e.gate + " (" + e.reason + ")";
     else if (k === "win") s = "*** " + p + " WINS ***";
     else if (k === "reject") s = "REJECTED " + e.input + ": " + e.reason;
-    else if (k === "learnt") s = "the mat learnt " + e.bakugan + " on zone " + e.zone + ((e.alike || []).length ? "; reads like " + e.alike.join(", ") : "");
+    else if (k === "learnt") s = "the mat learnt " + e.bakugan + " on zone " + e.zone + (e.alike.length ? "; can't tell from " + e.alike.join(", ") + ": swap one" : "");
     else s = k + " " + JSON.stringify(e);
     return ((e.t || 0) / 1000).toFixed(3) + "s  " + s;
   }

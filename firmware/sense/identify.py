@@ -73,7 +73,12 @@ class Identifier:
         # bakugan id -> how many landings its signature averages (lessons,
         # and the landings the game confirmed; 1 for one taught from the store)
         self.nsig = {}
-        self.asked = {}          # zone index -> its last decision sent `unsure`
+        self.asked = {}          # zone index -> its last decision sent `unsure`: how unsure (1 - posterior)
+        # bakugan id -> the chance that it is still in hand although the
+        # referee has it used: the mat named it, asked, and nobody answered
+        # (the thrower's Bakugan named instead may be the one that is used).
+        # A later landing gives it that prior instead of other_prior.
+        self.doubt = {}
         self.lesson0 = {}        # bakugan id -> (signature, count) before the lesson under way
         self.pending = {}
         self.lastz = 0.0         # z score of the last identification
@@ -183,7 +188,7 @@ class Identifier:
         with this board's spread and the signatures' counts."""
         rel, tail, trel = self.spread()
         return signature.posterior(level, se, cands, self.sigs, rel, others, self.p.params["other_prior"],
-                                   self.nsig, tail, trel, second)
+                                   self.nsig, tail, trel, second, self.doubt)
 
     def learn(self, o):
         """A landing the game confirmed (o left, named without a question or
@@ -195,6 +200,8 @@ class Identifier:
         learn_rel of the signature and of its sign."""
         b = o.bid
         m = o.meas
+        if o.told or not o.asked:
+            self.doubt.pop(b, None)     # (it was this one: not in hand)
         if b is None or o.learned or m is None or not o.lone or (o.asked and not o.told):
             return
         s = self.sigs.get(b)
@@ -271,7 +278,7 @@ class Identifier:
             if second[0] is not None and second[0] in self.sigs:
                 self.lastalt = second[0]
         if not guess:
-            self.asked[zi] = self.lastalt is not None
+            self.asked[zi] = 1.0 - post if self.lastalt is not None else 0.0
         if force:
             return b, False, post >= p["certain_p"]
         if post < self.dp:
@@ -332,17 +339,27 @@ class Identifier:
         those of the averaged frames, and a landing decided without
         certainty is named again (and asked about when still unsure)."""
         occ = self.p.oc.occ[zi]
-        if self.asked.pop(zi, False) and occ:
+        a = self.asked.pop(zi, 0.0)
+        if a and occ:
             occ[-1].asked = True      # (its decision sent `unsure`)
+            self._doubt(occ[-1].bid, a)
         self._refine(zi, t)
 
-    def _ask(self, zi, o, alt, t):
-        """`unsure` about o (the thrower is asked: o.bid, or alt?), once."""
+    def _doubt(self, b, q):
+        """The mat asked about naming b, (1 - posterior) q: until the
+        players answer, b may still be in hand (self.doubt)."""
+        if b is not None:
+            self.doubt[b] = 0.5 if q > 0.5 else (0.02 if q < 0.02 else q)
+
+    def _ask(self, zi, o, alt, t, q):
+        """`unsure` about o (the thrower is asked: o.bid, or alt?), once; q:
+        how unsure (1 - posterior)."""
         pl = self.p
         if o.asked or o.bid is None or alt is None or alt == o.bid or alt not in self.sigs or \
                 not pl.oc.free(alt, zi) or pl.sink is None:
             return
         o.asked = True
+        self._doubt(o.bid, q)
         pl.sink({"ev": "unsure", "t": t, "zone": pl.zone_ids[zi], "bakugan": o.bid, "alt": alt})
 
     def _refine(self, zi, t):
@@ -428,7 +445,7 @@ class Identifier:
             pl.on_named(zone, b, post)
         if b == o.bid:
             if post < self.dp:
-                self._ask(zi, o, second[0], t)   # the refined level leaves the name unsure
+                self._ask(zi, o, second[0], t, 1.0 - post)   # the refined level leaves the name unsure
             return
         old = o.bid
         o.bid = b
@@ -441,4 +458,5 @@ class Identifier:
             # The mat changed its mind: the thrower is asked (the first name
             # is the other answer) even when the refined level looks clear.
             o.asked = True
+            self._doubt(b, 1.0 - post)
             pl.sink({"ev": "unsure", "t": t, "zone": zone, "bakugan": b, "alt": old})

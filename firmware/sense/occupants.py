@@ -86,6 +86,7 @@ class Occupants:
                 o.bid = new
                 o.certain = False
                 o.told = True         # the players said: the game confirms it (Identifier.learn)
+                self.p.idf.doubt.pop(old, None)   # (the one named first is in hand after all)
                 o.cands = None        # ... and the refined level does not overrule them
                 self.unput(old, zi)
                 self.put(new, zi)

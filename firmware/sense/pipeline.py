@@ -105,7 +105,7 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "refine_ms": 1500,       # after a landing, frames averaged into its signature
     "min_level_sigma": 4.0,  # a landing's level must be this many standard errors
     "decide_p": 0.995,       # identification: posterior needed to decide at once (and not to ask)
-    "fit_decide_p": 0.98,    # ... on kernel boards (the reliability table, docs/sensing-pipeline.md)
+    "fit_decide_p": 0.99,    # ... on kernel boards (the reliability table, docs/sensing-pipeline.md)
     "certain_p": 0.9999,     # ... to refine the signature from this landing
     "match_z": 3.5,          # ... and the field must match the candidate this well
     "force_z": 6.0,          # a decision forced by max_wait_ms: no candidate this close, no landing

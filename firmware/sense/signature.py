@@ -180,7 +180,7 @@ def loglik(x, sx, s, rel, n=1, tail=0.0, trel=0.25):
 
 
 def posterior(x, sx, candidates, sigs, rel, others=(), other_prior=0.0, counts=None, tail=0.0, trel=0.25,
-              second=None):
+              second=None, priors=None):
     """Who among `candidates` has signature x (measured with standard error
     sx)? sigs: {id: learnt signed level}; rel, tail, trel: loglik's; counts:
     {id: landings averaged into its signature} (None: 1 each). Returns
@@ -188,7 +188,7 @@ def posterior(x, sx, candidates, sigs, rel, others=(), other_prior=0.0, counts=N
     list) it also receives [runner-up id or None, its posterior].
     Candidates have equal priors; `others` (ids the referee does not expect,
     which may land all the same when the referee's picture is wrong) share
-    a prior of other_prior each. A candidate never registered gets a flat
+    a prior of other_prior each, or priors[id] when given. A candidate never registered gets a flat
     likelihood over +-UNKNOWN_SPAN times |x|. (None, 0, 0) without
     candidates."""
     best = None
@@ -201,7 +201,10 @@ def posterior(x, sx, candidates, sigs, rel, others=(), other_prior=0.0, counts=N
     for group, prior in ((candidates, 0.0), (others, lp)):
         for b in group:
             ll, z = loglik(x, sx, sigs.get(b), rel, counts.get(b, 1) if counts else 1, tail, trel)
-            ll += prior
+            if prior != 0.0 and priors and b in priors:
+                ll += log(priors[b])
+            else:
+                ll += prior
             lls.append(ll)
             if ll > bl:
                 nd, nl = best, bl

@@ -17,7 +17,7 @@ Bakugan with another magnet. Across players the game tells them apart
 import sys
 import time
 
-from host_tools import boardlink
+from host_tools.device import boardlink
 from host_tools.errors import UserError
 
 

@@ -190,6 +190,18 @@ class Identifier:
         return signature.posterior(level, se, cands, self.sigs, rel, others, self.p.params["other_prior"],
                                    self.nsig, tail, trel, second, self.doubt)
 
+    def runner_up(self, level, se, b, cands, second):
+        """Who the thrower is asked about besides b: the most likely other
+        one among the referee's candidates (a binary question; the players
+        can answer the one the referee expects, measured: the most likely
+        one of any, the doubted included, left more of the alike world's
+        questions unanswerable: 0.61 right after them against 0.69), else
+        second (the runner-up of all), None when it has no signature."""
+        rest = [c for c in cands if c != b and c in self.sigs] if cands else None
+        if rest:
+            return self.post(level, se, rest)[0]
+        return second if second is not None and second in self.sigs else None
+
     def learn(self, o):
         """A landing the game confirmed (o left, named without a question or
         as the players answered): its refined level refines the Bakugan's
@@ -269,14 +281,13 @@ class Identifier:
         self.lastcands = cands
         self.lastothers = others
         if force and not guess and post < self.dp:
-            # decided without being sure: the runner-up (the next most
-            # likely, expected or not) is what the thrower is asked about
-            # (`unsure`); self.dp is where the mat's posterior stops being
-            # right often enough (the reliability table, docs/sensing-pipeline.md).
-            # (Asking only once the refined level is known, 1.5 s later,
-            # saved 1 question in 35 on 16 development games: not kept.)
-            if second[0] is not None and second[0] in self.sigs:
-                self.lastalt = second[0]
+            # decided without being sure: the runner-up is what the thrower
+            # is asked about (`unsure`); self.dp is where the mat's posterior
+            # stops being right often enough (the reliability table,
+            # docs/sensing-pipeline.md). (Asking only once the refined level
+            # is known, 1.5 s later, saved 1 question in 35 on 16
+            # development games: not kept.)
+            self.lastalt = self.runner_up(level, se, b, cands, second[0])
         if not guess:
             self.asked[zi] = 1.0 - post if self.lastalt is not None else 0.0
         if force:
@@ -349,7 +360,8 @@ class Identifier:
         """The mat asked about naming b, (1 - posterior) q: until the
         players answer, b may still be in hand (self.doubt)."""
         if b is not None:
-            self.doubt[b] = 0.5 if q > 0.5 else (0.02 if q < 0.02 else q)
+            mx = self.p.params["doubt_max"]
+            self.doubt[b] = mx if q > mx else (0.02 if q < 0.02 else q)
 
     def _ask(self, zi, o, alt, t, q):
         """`unsure` about o (the thrower is asked: o.bid, or alt?), once; q:
@@ -444,8 +456,8 @@ class Identifier:
         if pl.on_named is not None and b == o.bid:
             pl.on_named(zone, b, post)
         if b == o.bid:
-            if post < self.dp:
-                self._ask(zi, o, second[0], t, 1.0 - post)   # the refined level leaves the name unsure
+            if post < self.dp:   # the refined level leaves the name unsure
+                self._ask(zi, o, self.runner_up(level, se, b, cands, second[0]), t, 1.0 - post)
             return
         old = o.bid
         o.bid = b

@@ -115,6 +115,7 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "fit_rel_spread": 0.035,
     "fit_tail": 0.05,
     "fit_tail_rel": 0.15,
+    "doubt_max": 0.15,       # a Bakugan named, asked about and not answered: its prior later, at most (identify)
     "learn_max": 8,          # a confirmed landing refines its signature by 1/(landings + 1), at least 1/(this + 1)
     "learn_rel": 0.25,       # ... when its level is this close to the signature
     "other_prior": 0.002,    # prior of a Bakugan the referee does not expect

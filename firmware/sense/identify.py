@@ -214,7 +214,7 @@ class Identifier:
         m = o.meas
         if o.told or not o.asked:
             self.doubt.pop(b, None)     # (it was this one: not in hand)
-        if b is None or o.learned or m is None or not o.lone or (o.asked and not o.told):
+        if self.kern is None or b is None or o.learned or m is None or not o.lone or (o.asked and not o.told):
             return
         s = self.sigs.get(b)
         p = self.p.params
@@ -433,6 +433,11 @@ class Identifier:
             else:
                 self.sigs[b] = level
                 self.nsig[b] = 1
+        elif self.kern is None and o.certain and o.bid in self.sigs:
+            # the sheet level (Hall mats): a certain landing refines its
+            # signature a quarter of the way at once (as measured there; the
+            # game's learning below was measured on the kernel fit only)
+            self.sigs[o.bid] = 0.75 * self.sigs[o.bid] + 0.25 * level
 
     def _reident(self, zi, o, level, se, t):
         """Name the Bakugan o again from its refined level (refine_ms of

@@ -1,7 +1,8 @@
-"""The mat's words: one readable line per event, for every host view (the
-demo, `replay`, `monitor`, `game`, the laptop view) so a player reads the
-same sentence everywhere: players by their names, gates and ability cards
-by name and effect, no JSON, no internal ids.
+"""The mat's words: one readable line per event, for every view (the demo,
+`replay`, `monitor`, `game`, the laptop view, the report and the board's
+phone page) so a player reads the same sentence everywhere: players by
+their names, gates and ability cards by name and effect, no JSON, no
+internal ids.
 
     w = Words(header)                 # the game header (players, decks); None: ids only
     w.game(ev)                        # a referee output event (its JSON form) -> "Dan places ..."
@@ -9,14 +10,102 @@ by name and effect, no JSON, no internal ids.
     w.line(ev)                        # game(ev) with its time stamp, as the transcript prints it
     w.end_line(ev)                    # "Dan wins 3-1" / "no winner (1-1)"
 
-Events the words do not know yet fall back to the referee's own transcript
-line (firmware/referee/events.py encode_text), never to raw JSON.
+One source for two languages: PHRASES (below) holds every sentence as a
+template; the phone page's JavaScript (firmware/web/mat.js, BakuMat.words)
+fills the very same templates with the same small set of field kinds, from
+a copy of PHRASES that `python -m host_tools.words --write-js` writes into
+mat.js (tests/host/test_phone_words.py fails when that copy is stale and
+checks in headless Chromium that the page says what this module says).
+
+Template syntax (the same in both languages):
+    {field}        the event's field, in plain words (lists joined with ", ")
+    {field:kind}   the field through a kind below (who, gate, card, ...) or
+                   through the map of that name in PHRASES["maps"]
+    [ ... ]        said only when every field inside is present (not
+                   null, false, empty) and its kind knows it
+    [ a | b ]      a when it can be said, else b
+Events the table does not know are said as "kind: field value, ...".
 """
+import json
 import re
 
+PHRASES = {
+    # referee output events (docs/formats/event-log-v1.md "Output events")
+    # and the page's `learnt`
+    "game": {
+        "placed": "{player:who} places {gate:gate} on zone {zone}",
+        "turn": "-- {player:who}'s turn",
+        "stand": "{player:who} opens {bakugan} on zone {zone}",
+        # a `stand` fed again by the mat's own amend (an `undo` of the
+        # landing and the new landing at the same time, on the same zone)
+        "corrected": "{player:who} opens {bakugan} on zone {zone} (the mat corrected: {bakugan}, not {was})",
+        "miss": "{player:who} misses with {bakugan}[ ({reason})]",
+        "clash": "BATTLE on zone {zone}: {attacker} attacks {defender}",
+        "reveal": "{gate:gate} turned over: {bonus:bonus}",
+        "ability": "{player:who} plays {card:card}",
+        "battle": "battle on zone {zone}: {attacker:side} against {defender:side}: {winner} wins",
+        "capture": "{player:who} captures {gate:gate} from zone {zone}[ ({reason})]",
+        "choice": "{player:who} stands twice on zone {zone}: take the gate or move {bakugan}",
+        "reuse": "{player:who} takes back {bakugan} from the used pile",
+        "move": "{bakugan} moves from zone {from} to zone {to}",
+        "gates_needed": "the field is empty: {players:who} must place a gate",
+        "trap": "{player:who} opens trap {trap} on {bakugan}: [attribute becomes {attr}|{g:signed} G]",
+        "gear": "{player:who} puts battle gear {gear} on {bakugan}: {g:signed} G[ and its extra ability{extra:hidden}]",
+        "pure": "{player:who} chooses {attr} for pure {bakugan}",
+        "evolve": "{player:who} skips the turn: {from} evolves into {to}[ (game level {level})]",
+        "reuse_items": "{player:who} takes back {items} from the used pile",
+        "back": "{bakugan} goes back to {player:who}'s launch point[ ({reason})]",
+        "seize": "{player:who} takes {bakugan}[ ({bakugan:g} G)]",
+        "void": "{what} {id} is out of play[ ({reason})]",
+        "refill": "{player:who} must place a card on zone {zone}",
+        "pick": "{player:who} may pick which of {options} {for:pick} on zone {zone}",
+        "picked": "{player:who} picks {bakugan} to {for:picked}",
+        "leave": "{player:who} leaves the game[ ({reason})]",
+        "rotate": "the base cards turn clockwise: {moves:moves}",
+        "score": "scores: {scores:scores}[ -- {reason}]",
+        "shot": "{player:who} scores {points} with {bakugan} (total {total}, {left} shots left)",
+        "item": "{player:who} sets item card {card}",
+        "pass": "{player:who} plays no item in this battle",
+        "prize": "{player:who} takes item card {card}",
+        "reject": "not allowed ({input:input}): {reason}",
+        "undo": "takes back the last {undone:undone}[ (from {at:stamp})]",
+        "win": "*** {player:who} WINS ***[ ({reason})]",
+        "stalemate": "the game is over without a winner[: {reason}]",
+        "end": "game over: {winner:end}",
+        "learnt": "the mat learnt {bakugan} on zone {zone}[; can't tell it from {alike}: if one player has both, swap one]",
+    },
+    # sensed events (docs/formats/sensed-events-v1.md), as `monitor` shows them
+    "mat": {
+        "land": "the mat sees {bakugan:ball} open on zone {zone}",
+        "learned": "the mat learnt {bakugan:ball} on zone {zone}[; can't tell it from {alike}: if one player has both, swap one]",
+        "ident": "the mat is sure: {bakugan:ball} on zone {zone}",
+        "corrected": "the mat corrected: {bakugan:ball}, not {was} (zone {zone})",
+        "unland": "the mat corrected: nothing landed on zone {zone} (a ball that paused there)",
+        "leave": "{bakugan:ball} is lifted off zone {zone}",
+        "unsure": "the mat is not sure: {bakugan:ball} or {alt} on zone {zone}? The thrower is asked",
+        "roll": "a ball rolls across zone {zone}",
+        "button": "button {name}: {press} press",
+        "fault": "sensor channel {ch} is broken ({kind})",
+    },
+    # an ability card's effect, key by key (sorted): "{v}" is the value
+    "effects": {
+        "g": "{v:signed} G",
+        "opp_g": "opponent {v:signed} G",
+        "attr": "attribute becomes {v}",
+        "nullify_gate": "cancels the gate card",
+        "nullify": "cancels the opponent's ability",
+    },
+    # field values said in words ("*": any other value)
+    "maps": {
+        "undone": {"land": "landing", "gate": "gate card", "ability": "ability", "miss": "miss"},
+        "pick": {"fight": "fights", "*": "stays"},
+        "picked": {"fight": "fight", "*": "stay"},
+    },
+}
+
 _GEN_ID = re.compile(r"^p(\d+)-(gate|card)(\d+)$")
-_EFFECTS = {"g": "%+d G", "opp_g": "opponent %+d G", "attr": "attribute becomes %s",
-            "nullify_gate": "cancels the gate card", "nullify": "cancels the opponent's ability"}
+_PART = re.compile(r"\[([^\[\]]*)\]|\{(\w+)(?::(\w+))?\}")
+_HOLE = re.compile(r"\{(\w+)(?::(\w+))?\}")
 
 
 def stamp(t):
@@ -24,38 +113,45 @@ def stamp(t):
     return "%4d.%03ds" % (t // 1000, t % 1000)
 
 
+def _signed(v):
+    return ("-" if v < 0 else "+") + str(abs(v))
+
+
+def _present(v):
+    return not (v is None or v is False or v == "" or v == [] or v == {})
+
+
+def plain(v):
+    """A value in words: lists joined, dicts as "key value", no JSON."""
+    if v is None:
+        return "none"
+    if v is True or v is False:
+        return "yes" if v else "no"
+    if type(v) is float and v == int(v):
+        return str(int(v))
+    if type(v) is dict:
+        return ", ".join("%s %s" % (k, plain(v[k])) for k in sorted(v))
+    if type(v) in (list, tuple):
+        return ", ".join(plain(x) for x in v)
+    return str(v)
+
+
 class Words:
     def __init__(self, header=None, names=None):
         self.header = header or {}
         players = self.header.get("players") or []
         self.names = list(names or [p.get("name") or "player %d" % (i + 1) for i, p in enumerate(players)])
-        self.gate_owner = {}
-        self.card_owner = {}
         self.effects = {}
-        for i, p in enumerate(players):
-            for g in p.get("gates") or ():
-                self.gate_owner[g.get("id")] = i
+        self.bak_g = {}
+        for p in players:
             for a in p.get("abilities") or ():
-                self.card_owner[a.get("id")] = i
                 self.effects[a.get("id")] = a.get("effect") or {}
-        self.last_land = {}     # zone -> the Bakugan the mat last said landed there
+            for b in p.get("bakugan") or ():
+                self.bak_g[b.get("id")] = b.get("g")
+        self.last_land = {}     # zone -> the Bakugan the mat last said landed there (sensed events)
+        self.stood = {}         # time -> [zone, bakugan] of a `stand` (an amend's undo names its time)
+        self.amended = None     # [time, zone, bakugan] of a landing just taken back
         self.last_t = 0
-
-    def _referee(self):
-        if not hasattr(self, "_game"):
-            self._game = None
-            if self.header.get("players"):
-                from host_tools import fwpath
-                fwpath.ensure()
-                try:
-                    import referee
-                    h = dict(self.header)
-                    h.setdefault("bakumat", "events")
-                    h.setdefault("version", 1)
-                    self._game = referee.new_game(h)
-                except Exception:       # a header this host cannot load: plain words
-                    self._game = None
-        return self._game
 
     # ------------------------------------------------------------ naming
     def who(self, p):
@@ -63,108 +159,128 @@ class Words:
             return self.names[p]
         if type(p) is int:
             return "player %d" % (p + 1)
-        return str(p)
+        return plain(p)
 
     def gate(self, gid):
-        m = _GEN_ID.match(gid or "")
-        if m and m.group(2) == "gate":
-            return "%s's gate %d" % (self.who(int(m.group(1))), int(m.group(3)) + 1)
-        return "gate %s" % gid
+        m = _GEN_ID.match(gid if type(gid) is str else "")
+        if m:
+            return "%s's %s %d" % (self.who(int(m.group(1))), m.group(2), int(m.group(3)) + 1)
+        return "gate %s" % plain(gid)
 
     def card(self, cid):
-        m = _GEN_ID.match(cid or "")
-        name = ("%s's card %d" % (self.who(int(m.group(1))), int(m.group(3)) + 1)) if m else str(cid)
+        m = _GEN_ID.match(cid if type(cid) is str else "")
+        name = ("%s's card %d" % (self.who(int(m.group(1))), int(m.group(3)) + 1)) if m else plain(cid)
         eff = self.effects.get(cid)
         return "%s (%s)" % (name, effect_text(eff)) if eff else name
 
     def score(self, captured):
         return "-".join(str(len(c)) for c in captured or [])
 
-    # ------------------------------------------------------------ events
     def end_line(self, ev):
         caps = ev.get("captured") or []
         w = ev.get("winner")
         if w is None:
             return "no winner (%s)" % self.score(caps) if caps else "no winner"
+        if not any(caps):   # won otherwise (points, a position): not "Dan wins 0-0"
+            caps = []
         if not caps or type(w) is not int or not 0 <= w < len(caps):
             return "%s wins" % self.who(w)
         # the winner's captures first: "Dan wins 3-1"
         order = [caps[w]] + [c for i, c in enumerate(caps) if i != w]
         return "%s wins %s" % (self.who(w), self.score(order))
 
+    # ------------------------------------------------------------ field kinds
+    # (firmware/web/mat.js has the same kinds, one function each)
+    def kind(self, kind, v, ev):
+        """A field's value in words, or None when it cannot be said."""
+        if kind == "who":
+            return ", ".join(self.who(p) for p in v) if type(v) in (list, tuple) else self.who(v)
+        if kind == "gate":
+            return self.gate(v)
+        if kind == "card":
+            return self.card(v)
+        if kind == "ball":
+            return v or "a Bakugan"
+        if kind == "signed":
+            return _signed(v) if type(v) is int else plain(v)
+        if kind == "stamp":
+            return stamp(v).strip()
+        if kind == "hidden":
+            return ""
+        if kind == "input":
+            return plain(v.get("ev") if type(v) is dict else v)
+        if kind == "bonus":
+            b = v or {}
+            return ", ".join("%s %s" % (a, self.kind("signed", b[a], ev)) for a in sorted(b)) or "no bonus"
+        if kind == "g":
+            g = self.bak_g.get(v)
+            return None if g is None else plain(g)
+        if kind == "moves":
+            return ", ".join("%s->%s" % (m[0], m[1]) for m in v or [])
+        if kind == "scores":
+            left = ev.get("left") or []
+            return ", ".join("%s %s%s" % (self.who(i), plain(s), " (%s left)" % plain(left[i]) if i < len(left) else "")
+                             for i, s in enumerate(v or []))
+        if kind == "side":
+            g, gate, ab = ((ev.get("parts") or {}).get(v) or [0, 0, 0])[:3]
+            bits = ["%d G" % g]
+            if gate:
+                bits.append("gate %s" % _signed(gate))
+            if ab:
+                bits.append("abilities %s" % _signed(ab))
+            return "%s %s (%s)" % (plain(v), plain((ev.get("power") or {}).get(v, g + gate + ab)), ", ".join(bits))
+        if kind == "end":
+            return self.end_line(ev)
+        m = PHRASES["maps"].get(kind)
+        if m is not None:
+            return m.get(plain(v), m.get("*", plain(v)))
+        return plain(v)
+
+    def fill(self, tpl, ev):
+        """A template (syntax in the module doc) filled from ev."""
+        def hole(name, kind):
+            v = ev.get(name)
+            if not kind:
+                return plain(v)
+            return self.kind(kind, v, ev)
+
+        def part(m):
+            if m.group(2):
+                s = hole(m.group(2), m.group(3))
+                return "" if s is None else s
+            for alt in m.group(1).split("|"):
+                said = []
+                for h in _HOLE.finditer(alt):
+                    s = hole(h.group(1), h.group(2)) if _present(ev.get(h.group(1))) else None
+                    if s is None:
+                        break
+                    said.append(s)
+                else:
+                    it = iter(said)
+                    return _HOLE.sub(lambda h: next(it), alt)
+            return ""
+        return _PART.sub(part, tpl)
+
+    def _plain_event(self, ev):
+        fields = ", ".join("%s %s" % (a, plain(ev[a])) for a in ev if a not in ("ev", "t"))
+        k = plain(ev.get("ev"))
+        return "%s: %s" % (k, fields) if fields else k
+
+    # ------------------------------------------------------------ events
     def game(self, ev):
         k = ev.get("ev")
-        p = ev.get("player")
-        if k == "placed":
-            return "%s places %s on zone %s" % (self.who(p), self.gate(ev.get("gate")), ev.get("zone"))
-        if k == "turn":
-            return "-- %s's turn" % self.who(p)
         if k == "stand":
-            return "%s opens %s on zone %s" % (self.who(p), ev.get("bakugan"), ev.get("zone"))
-        if k == "miss":
-            return "%s misses with %s (%s)" % (self.who(p), ev.get("bakugan"), ev.get("reason"))
-        if k == "clash":
-            return "BATTLE on zone %s: %s attacks %s" % (ev.get("zone"), ev.get("attacker"), ev.get("defender"))
-        if k == "ability":
-            return "%s plays %s" % (self.who(p), self.card(ev.get("card")))
-        if k == "battle":
-            parts = ev.get("parts") or {}
-            power = ev.get("power") or {}
-            side = []
-            for b in (ev.get("attacker"), ev.get("defender")):
-                g, gate, ab = (parts.get(b) or [0, 0, 0])[:3]
-                bits = ["%d G" % g]
-                if gate:
-                    bits.append("gate %+d" % gate)
-                if ab:
-                    bits.append("abilities %+d" % ab)
-                side.append("%s %s (%s)" % (b, power.get(b, g + gate + ab), ", ".join(bits)))
-            return "battle on zone %s: %s against %s: %s wins" % (ev.get("zone"), side[0], side[1], ev.get("winner"))
-        if k == "capture":
-            return "%s captures %s from zone %s (%s)" % (self.who(p), self.gate(ev.get("gate")), ev.get("zone"),
-                                                         ev.get("reason"))
-        if k == "choice":
-            return "%s stands twice on zone %s: take the gate or move %s" % (self.who(p), ev.get("zone"),
-                                                                           ev.get("bakugan"))
-        if k == "reuse":
-            return "%s takes back %s from the used pile" % (self.who(p), ", ".join(ev.get("bakugan") or []))
-        if k == "move":
-            return "%s moves from zone %s to zone %s" % (ev.get("bakugan"), ev.get("from"), ev.get("to"))
-        if k == "gates_needed":
-            return "the field is empty: %s must place a gate" % ", ".join(self.who(i) for i in ev.get("players") or [])
-        if k == "reject":
-            inp = ev.get("input")
-            what = inp.get("ev") if type(inp) is dict else inp
-            return "not allowed (%s): %s" % (what, ev.get("reason"))
-        if k == "undo":
-            what = {"land": "landing", "gate": "gate card", "ability": "ability", "miss": "miss"}.get(
-                ev.get("undone"), ev.get("undone") or "event")
-            return "takes back the last %s (from %s)" % (what, stamp(ev.get("at")).strip())
-        if k == "win":
-            s = "*** %s WINS ***" % self.who(p)
-            return s + (" (%s)" % ev["reason"] if ev.get("reason") else "")
-        if k == "stalemate":
-            return "the game is over without a winner: %s" % ev.get("reason")
-        if k == "end":
-            return "game over: " + self.end_line(ev)
-        return self._fallback(ev)
-
-    def _fallback(self, ev):
-        """The referee's own transcript line for events the words do not
-        know (mode-specific ones), else the fields in plain words."""
-        k = ev.get("ev")
-        game = self._referee()
-        if game is not None:
-            try:
-                from referee import events
-                pairs = tuple((a, ev[a]) for a in ev if a not in ("ev", "t"))
-                text = events.encode_text((k, ev.get("t") or 0, pairs), game).split("  ", 1)[1]
-                if "{" not in text:
-                    return text
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-                pass
-        fields = ", ".join("%s %s" % (a, _plain(ev[a])) for a in ev if a not in ("ev", "t"))
-        return "%s: %s" % (k, fields) if fields else str(k)
+            z, b, a = ev.get("zone"), ev.get("bakugan"), self.amended
+            self.amended = None
+            self.stood[ev.get("t") or 0] = [z, b]
+            if a and a[0] == (ev.get("t") or 0) and a[1] == z and a[2] != b:
+                return self.fill(PHRASES["game"]["corrected"], dict(ev, was=a[2]))
+        elif k == "undo":
+            was = self.stood.get(ev.get("at")) if ev.get("undone") == "land" else None
+            if was:
+                self.amended = [ev.get("t") or 0] + was
+        tpl = PHRASES["game"].get(k) if type(k) is str else None
+        return self.fill(tpl, ev) if tpl else self._plain_event(ev)
 
     def line(self, ev):
         """The transcript line: time, then the words. Times never go back:
@@ -178,56 +294,77 @@ class Words:
     def mat(self, ev):
         k = ev.get("ev")
         z = ev.get("zone")
-        who = ev.get("bakugan") or "a Bakugan"
         if k == "land":
             if ev.get("bakugan"):
                 self.last_land[z] = ev.get("bakugan")
             if ev.get("learned"):
-                if ev.get("alike"):
-                    # (sensed-events-v1 `alike`: it would ask which one landed)
-                    return "the mat learnt %s on zone %s; it cannot tell it from %s (if one player has both: swap " \
-                           "one for a Bakugan with another magnet)" % (who, z, ", ".join(ev["alike"]))
-                return "the mat learnt %s on zone %s" % (who, z)
-            return "the mat sees %s open on zone %s" % (who, z)
-        if k == "ident":
+                k = "learned"
+        elif k == "ident":
             before = self.last_land.get(z)
             self.last_land[z] = ev.get("bakugan")
             if before and before != ev.get("bakugan"):
-                return "the mat corrected: %s, not %s (zone %s)" % (who, before, z)
-            return "the mat is sure: %s on zone %s" % (who, z)
-        if k == "unland":
+                return self.fill(PHRASES["mat"]["corrected"], dict(ev, was=before))
+        elif k == "unland":
             self.last_land.pop(z, None)
-            return "the mat corrected: nothing landed on zone %s (a ball that paused there)" % z
-        if k == "leave":
-            return "%s is lifted off zone %s" % (who, z)
-        if k == "unsure":
-            return "the mat is not sure: %s or %s on zone %s? The thrower is asked" % (who, ev.get("alt"), z)
-        if k == "roll":
-            return "a ball rolls across zone %s" % z
-        if k == "button":
-            return "button %s: %s press" % (ev.get("name"), ev.get("press"))
-        if k == "fault":
-            return "sensor channel %s is broken (%s)" % (ev.get("ch"), ev.get("kind"))
-        return self._fallback(ev)
+        tpl = PHRASES["mat"].get(k) if type(k) is str else None
+        return self.fill(tpl, ev) if tpl else self._plain_event(ev)
 
 
 def effect_text(eff):
+    w = Words()
     out = []
     for k in sorted(eff):
         v = eff[k]
-        form = _EFFECTS.get(k)
+        form = PHRASES["effects"].get(k)
         if form is None:
-            out.append("%s %s" % (k, _plain(v)))
-        elif "%" in form:
-            out.append(form % v)
+            out.append("%s %s" % (k, plain(v)))
+        elif "{v" in form:
+            out.append(w.fill(form, {"v": v}))
         elif v:
             out.append(form)
     return ", ".join(out)
 
 
-def _plain(v):
-    if type(v) is dict:
-        return ", ".join("%s %s" % (k, _plain(v[k])) for k in sorted(v))
-    if type(v) in (list, tuple):
-        return ", ".join(_plain(x) for x in v)
-    return str(v)
+# ---------------------------------------------------------------- the page's copy
+JS_BEGIN = "  /* PHRASES: written by `python -m host_tools.words --write-js` from host_tools/words.py; do not edit */\n"
+JS_END = "  /* end of PHRASES */\n"
+
+
+def js_block():
+    """The phrase table as mat.js holds it (between JS_BEGIN and JS_END)."""
+    return JS_BEGIN + "  var PHRASES = " + json.dumps(PHRASES, indent=1, sort_keys=True).replace(
+        "\n", "\n  ") + ";\n" + JS_END
+
+
+def mat_js_path():
+    from host_tools import fwpath
+    import os
+    return os.path.join(fwpath.REPO_DIR, "firmware", "web", "mat.js")
+
+
+def js_copy(text):
+    """The phrase block mat.js holds now, or None."""
+    a = text.find(JS_BEGIN)
+    b = text.find(JS_END)
+    return text[a:b + len(JS_END)] if a >= 0 and b > a else None
+
+
+def write_js(path=None):
+    path = path or mat_js_path()
+    with open(path) as f:
+        text = f.read()
+    old = js_copy(text)
+    if old is None:
+        raise SystemExit("%s has no PHRASES block (%s)" % (path, JS_BEGIN.strip()))
+    new = text.replace(old, js_block())
+    if new != text:
+        with open(path, "w") as f:
+            f.write(new)
+    return new != text
+
+
+if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] != ["--write-js"]:
+        raise SystemExit("usage: python -m host_tools.words --write-js")
+    print("mat.js: %s" % ("phrases written" if write_js() else "phrases already current"))

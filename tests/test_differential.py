@@ -5,7 +5,7 @@ import os
 
 from host_tools import mpscripts
 from host_tools.gen import gamegen
-from host_tools.commands.replay import replay_events
+from host_tools.logs.eventreplay import replay_events
 from mptools import FIRMWARE, micropython
 
 N_GAMES = 220

@@ -5,7 +5,7 @@ import io
 import referee
 from host_tools import mpscripts
 from host_tools.gen import gamegen_cn
-from host_tools.commands.replay import replay_events
+from host_tools.logs.eventreplay import replay_events
 from mptools import FIRMWARE, micropython
 
 N_GAMES = 32

@@ -7,7 +7,7 @@ import pytest
 
 from host_tools import mpscripts
 from host_tools.gen import gamegen_official
-from host_tools.commands.replay import replay_events
+from host_tools.logs.eventreplay import replay_events
 from mptools import FIRMWARE, micropython
 
 N_GAMES = 40  # official+x: enough short games for 10+ gear events

@@ -14,13 +14,15 @@ sys.path.insert(0, %(fw)r)
 sys.path.insert(0, %(tests)r)
 from fwharness import load_board
 import app
+from runtime.boarddef import compact, expand
+from runtime.session import ROLL_PARAMS
 from referee.journal import Journal
 from table.controller import Table
 from match import Match
 from array import array
 h = json.loads(%(header)r)
 t = Table(Journal(h, None), None, ())
-m = Match(app._expand(app._compact(load_board())), t, None, params=app.ROLL_PARAMS)
+m = Match(expand(compact(load_board())), t, None, params=ROLL_PARAMS)
 n = m.pipeline.n
 fr = array("H", [2180] * n)
 seed = [1]
@@ -78,12 +80,12 @@ from array import array
 board = json.loads(open(%(board)r).read())
 p = Pipeline(board, None)
 n = p.n
-fr = array("L", [524288] * n)
+fr = array("H", [32768] * n)
 seed = [1]
 def noisy():
     for c in range(n):
         seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
-        fr[c] = 524288 + (seed[0] >> 16) %% 1109 - 554
+        fr[c] = 32768 + (seed[0] >> 16) %% 69 - 34
 tt = 0
 for i in range(300):
     noisy()
@@ -111,9 +113,9 @@ print("ALLOC", ticks, total, len(p.waits))
 
 
 def test_the_amr2_mat_with_its_kernel_table_allocates_nothing(tmp_path):
-    """The 20-bit magnetometer mat, its pipeline holding the kernel table of
-    the nominal world (sense.fit): quiet frames (uniform noise of 320
-    counts rms) allocate nothing either."""
+    """The magnetometer mat (16-bit counts, 1 mG each), its pipeline holding
+    the kernel table of the nominal world (sense.fit): quiet frames (uniform
+    noise of 20 counts rms) allocate nothing either."""
     from host_tools import boards
     from host_tools.boards import kernels
     b = boards.load("amr2")

@@ -12,6 +12,8 @@ from sense.occupants import Occupant, dv
 _WAIT = 0      # _left_or_arrival: the zone waits (its window kept)
 _GONE = 1      # ... the occupant left
 _STAYS = 2     # ... it did not (a Bakugan of the other polarity arrived on it)
+EDGE_MM = 0.3   # a fit this close to the grid's bound is on it
+LEAK_MS = 2000  # a neighbour's Bakugan landed or left this recently: its field may still be settling here
 
 
 class Decide:
@@ -22,6 +24,8 @@ class Decide:
         self.p = p
         self.flt = array("i", [-1] * nz)
         self.flw = array("i", [-1] * nz)
+        self.moved = array("i", [-1 << 29] * nz)   # when a Bakugan last landed or left there
+        self.side = None   # kernel boards: zone index -> its neighbours' (-x, +x, -y, +y), -1: none
 
     def settled(self, zi, t):
         """Zone zi has held still for the dwell time in a new state: explain it."""
@@ -126,6 +130,7 @@ class Decide:
     def _all_left(self, zi, t, m):
         pl = self.p
         oc = pl.oc
+        self.moved[zi] = t
         for o in oc.occ[zi]:
             oc.left(zi, o, t)
         if oc.prov[zi] is not None:
@@ -224,6 +229,7 @@ class Decide:
         pl = self.p
         fr = pl.fr
         oc = pl.oc
+        self.moved[zi] = t
         if oc.prov[zi] is not None:
             oc.unland(zi, t)
         occ.remove(best)
@@ -266,6 +272,78 @@ class Decide:
             ls = -ls
         return ls > sig * se1 * (12.0 / (na * (na * na - 1))) ** 0.5
 
+    def _leak(self, zi, t):
+        """True when the last fit put the magnet on the edge of the card's
+        grid (the search's bound) facing a neighbouring zone that holds a
+        Bakugan, had one land or leave within LEAK_MS, or is stirring: that
+        one's field read by this zone's sensors (measured: such changes fit
+        10-20 mA m^2 at the bound, the Bakugan range is 15-40), not a
+        Bakugan on this card."""
+        idf = self.p.idf
+        k = idf.kern
+        if self.side is None:
+            self.side = self._sides(self.p.rects)
+        x, y, h = idf.lastfit
+        x1 = k.x0 + (k.nx - 1) * k.step
+        y1 = k.y0 + (k.ny - 1) * k.step
+        sides = self.side[zi]
+        for i, on in ((0, x <= k.x0 + EDGE_MM), (1, x >= x1 - EDGE_MM), (2, y <= k.y0 + EDGE_MM),
+                      (3, y >= y1 - EDGE_MM)):
+            n = sides[i]
+            if on and n >= 0 and t - self.moved[n] < LEAK_MS:
+                return True
+        return False
+
+    def _sides(self, rects):
+        """Each zone's neighbours to -x, +x, -y, +y (-1: none)."""
+        out = []
+        for r in rects:
+            cx = r[0] + r[2] / 2.0
+            cy = r[1] + r[3] / 2.0
+            sides = []
+            for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                px = cx + dx * r[2]
+                py = cy + dy * r[3]
+                hit = -1
+                for j in range(len(rects)):
+                    q = rects[j]
+                    if abs(q[0] + q[2] / 2.0 - px) < q[2] / 2.0 and abs(q[1] + q[3] / 2.0 - py) < q[3] / 2.0:
+                        hit = j
+                sides.append(hit)
+            out.append(sides)
+        return out
+
+    def _fading(self, zi, occ, delta, na):
+        """True when the change delta is -k1 c1 - k2 c2 (c: the two
+        occupants' own fields, 0 <= k <= 1.2, one of them at least 0.2)
+        and what is left is within the noise or no Bakugan's field (its
+        fit implausible): both going."""
+        chs = self.p.zch[zi]
+        bad = self.p.hl.bad
+        c1 = occ[0].contrib
+        c2 = occ[1].contrib
+        a11 = a12 = a22 = b1 = b2 = 0.0
+        for j in range(len(chs)):
+            if not bad[chs[j]]:
+                a11 += c1[j] * c1[j]
+                a12 += c1[j] * c2[j]
+                a22 += c2[j] * c2[j]
+                b1 += c1[j] * delta[j]
+                b2 += c2[j] * delta[j]
+        det = a11 * a22 - a12 * a12
+        if det <= 1e-9 * (a11 * a22 + 1e-30):
+            return False
+        k1 = -(a22 * b1 - a12 * b2) / det
+        k2 = -(a11 * b2 - a12 * b1) / det
+        if not (-0.1 <= k1 <= 1.2 and -0.1 <= k2 <= 1.2 and (k1 >= 0.2 or k2 >= 0.2)):
+            return False
+        rest = [delta[j] + k1 * c1[j] + k2 * c2[j] for j in range(len(chs))]
+        if self.p.fr.quiet(zi, rest, na):
+            return True
+        # what is left is no Bakugan on the card (a lift's tail: a magnet a
+        # few cm up fits a moment under the Bakugan range): still going
+        return not self.p.idf.level(zi, rest, na)[2]
+
     def _new(self, zi, t, occ, vec, now, old, delta, na, lifting):
         """5. A new Bakugan: True when decided or waiting (the zone keeps
         its window), False when the field is not one (unexplained).
@@ -275,6 +353,25 @@ class Decide:
         idf = pl.idf
         oc = pl.oc
         p = pl.params
+        if occ and idf.kern is not None and fr.quiet(zi, now, 3):
+            # The zone reads empty now, yet had occupants: they left (a
+            # battle's pair lifted one after the other: the window's mean
+            # still holds the second's field, so the change reads as a
+            # Bakugan). A Bakugan that landed would read: two magnets
+            # cancel on two three-axis sensors only at the same place
+            # (kernel boards; on a Hall mat's sheet level they can).
+            pl._wait(zi, "leave")
+            fr.keep(zi, t + fr.period_ms)
+            return True
+        if len(occ) == 2 and idf.kern is not None and t - fr.wt0[zi] < p["residue_ms"] and \
+                self._fading(zi, occ, delta, na):
+            # Both of a battle's pair fading at once (lifted one after the
+            # other): the change is minus a share of each one's own field.
+            # A third Bakugan never lands on a pair, and its field (another
+            # place) would not lie in the span of theirs on six channels.
+            pl._wait(zi, "lift")
+            fr.keep(zi, t + fr.period_ms)
+            return True
         level, se, ok = idf.level(zi, delta, na)
         wt0 = fr.wt0[zi]
         if ok and na >= 3 and t - fr.tw0[zi] < p["trend_max_ms"]:
@@ -286,6 +383,8 @@ class Decide:
                 pl._wait(zi, "trend")
                 pl.bt.restart(zi, t)
                 return True
+        if ok and idf.kern is not None and self._leak(zi, t):
+            return False
         if ok and not lifting:
             idf.early(zi, level, se, t)
         if ok and zi in idf.pending and t - wt0 < p["lesson_ms"]:
@@ -345,6 +444,7 @@ class Decide:
         idf = pl.idf
         oc = pl.oc
         bid, learned, certain = got
+        self.moved[zi] = t
         o = Occupant(bid, delta, True, t)
         o.learned = learned
         o.certain = certain

@@ -143,21 +143,21 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
 
 class Pipeline:
     """feed(frame, t) every frame; register / rename from the game; the
-    public attributes: params, sink, context, stays (set by Match: stays(zone
+    public attributes: params, sink, context, stays (given by Match: stays(zone
     id, bakugan) -> True while the referee has that Bakugan standing there
     with nothing that takes it off; None: every lift is plausible),
     zone_ids, n (channels), waits (reason -> count), on_wait and on_named
     (hooks, below), last_decision ((zone, level, std error, frames) of the
     last landing)."""
 
-    def __init__(self, board, sink, context=None, params=None):
+    def __init__(self, board, sink, context=None, params=None, stays=None):
         p = dict(DEFAULTS)
         if params:
             p.update(params)
         self.params = p
         self.sink = sink
         self.context = context
-        self.stays = None
+        self.stays = stays
         sensors = board["sensors"]
         zones = board["zones"]
         n = len(sensors)
@@ -171,6 +171,7 @@ class Pipeline:
         # geometry in double arrays, not lists of floats: a float in a list
         # is a heap object of its own (16 B on an ESP32, 32 B on x86-64)
         rects = [array("d", (float(z["x"]), float(z["y"]), float(z["w"]), float(z["h"]))) for z in zones]
+        self.rects = rects   # (the decisions read a zone's neighbours from them)
         chz = array("h", [0] * n)
         sx = array("d", bytearray(8 * n))
         sy = array("d", bytearray(8 * n))

@@ -156,23 +156,221 @@ var BakuMat = (function () {
     });
   }
 
-  // one output event (event-log-v1) in words, for servers that send no `text`
-  function say(e, hd) {
-    var n = facts(hd).names, p = n[e.player] || "player " + e.player, k = e.ev, s;
-    if (k === "placed") s = p + " places gate " + e.gate + " on zone " + e.zone;
-    else if (k === "turn") s = "-- " + p + "'s turn";
-    else if (k === "stand") s = p + " opens " + e.bakugan + " on zone " + e.zone;
-    else if (k === "miss") s = p + " misses with " + e.bakugan;
-    else if (k === "clash") s = "BATTLE on zone " + e.zone + ": " + e.attacker + " attacks " + e.defender;
-    else if (k === "ability") s = p + " plays " + e.card;
-    else if (k === "battle") s = "battle on zone " + e.zone + ": " + e.winner + " wins";
-    else if (k === "capture") s = p + " captures gate " + e.gate + " (" + e.reason + ")";
-    else if (k === "win") s = "*** " + p + " WINS ***";
-    else if (k === "reject") s = "REJECTED " + e.input + ": " + e.reason;
-    else if (k === "learnt") s = "the mat learnt " + e.bakugan + " on zone " + e.zone + (e.alike.length ? "; can't tell from " + e.alike.join(", ") + ": swap one" : "");
-    else s = k + " " + JSON.stringify(e);
-    return ((e.t || 0) / 1000).toFixed(3) + "s  " + s;
+  // The mat's words: one source with host_tools/words.py (its module doc
+  // has the template syntax). PHRASES below is written from there; the
+  // field kinds are the same functions as Words.kind there.
+  /* PHRASES: written by `python -m host_tools.words --write-js` from host_tools/words.py; do not edit */
+  var PHRASES = {
+   "effects": {
+    "attr": "attribute becomes {v}",
+    "g": "{v:signed} G",
+    "nullify": "cancels the opponent's ability",
+    "nullify_gate": "cancels the gate card",
+    "opp_g": "opponent {v:signed} G"
+   },
+   "game": {
+    "ability": "{player:who} plays {card:card}",
+    "back": "{bakugan} goes back to {player:who}'s launch point[ ({reason})]",
+    "battle": "battle on zone {zone}: {attacker:side} against {defender:side}: {winner} wins",
+    "capture": "{player:who} captures {gate:gate} from zone {zone}[ ({reason})]",
+    "choice": "{player:who} stands twice on zone {zone}: take the gate or move {bakugan}",
+    "clash": "BATTLE on zone {zone}: {attacker} attacks {defender}",
+    "corrected": "{player:who} opens {bakugan} on zone {zone} (the mat corrected: {bakugan}, not {was})",
+    "end": "game over: {winner:end}",
+    "evolve": "{player:who} skips the turn: {from} evolves into {to}[ (game level {level})]",
+    "gates_needed": "the field is empty: {players:who} must place a gate",
+    "gear": "{player:who} puts battle gear {gear} on {bakugan}: {g:signed} G[ and its extra ability{extra:hidden}]",
+    "item": "{player:who} sets item card {card}",
+    "learnt": "the mat learnt {bakugan} on zone {zone}[; can't tell it from {alike}: if one player has both, swap one]",
+    "leave": "{player:who} leaves the game[ ({reason})]",
+    "miss": "{player:who} misses with {bakugan}[ ({reason})]",
+    "move": "{bakugan} moves from zone {from} to zone {to}",
+    "pass": "{player:who} plays no item in this battle",
+    "pick": "{player:who} may pick which of {options} {for:pick} on zone {zone}",
+    "picked": "{player:who} picks {bakugan} to {for:picked}",
+    "placed": "{player:who} places {gate:gate} on zone {zone}",
+    "prize": "{player:who} takes item card {card}",
+    "pure": "{player:who} chooses {attr} for pure {bakugan}",
+    "refill": "{player:who} must place a card on zone {zone}",
+    "reject": "not allowed ({input:input}): {reason}",
+    "reuse": "{player:who} takes back {bakugan} from the used pile",
+    "reuse_items": "{player:who} takes back {items} from the used pile",
+    "reveal": "{gate:gate} turned over: {bonus:bonus}",
+    "rotate": "the base cards turn clockwise: {moves:moves}",
+    "score": "scores: {scores:scores}[ -- {reason}]",
+    "seize": "{player:who} takes {bakugan}[ ({bakugan:g} G)]",
+    "shot": "{player:who} scores {points} with {bakugan} (total {total}, {left} shots left)",
+    "stalemate": "the game is over without a winner[: {reason}]",
+    "stand": "{player:who} opens {bakugan} on zone {zone}",
+    "trap": "{player:who} opens trap {trap} on {bakugan}: [attribute becomes {attr}|{g:signed} G]",
+    "turn": "-- {player:who}'s turn",
+    "undo": "takes back the last {undone:undone}[ (from {at:stamp})]",
+    "void": "{what} {id} is out of play[ ({reason})]",
+    "win": "*** {player:who} WINS ***[ ({reason})]"
+   },
+   "maps": {
+    "pick": {
+     "*": "stays",
+     "fight": "fights"
+    },
+    "picked": {
+     "*": "stay",
+     "fight": "fight"
+    },
+    "undone": {
+     "ability": "ability",
+     "gate": "gate card",
+     "land": "landing",
+     "miss": "miss"
+    }
+   },
+   "mat": {
+    "button": "button {name}: {press} press",
+    "corrected": "the mat corrected: {bakugan:ball}, not {was} (zone {zone})",
+    "fault": "sensor channel {ch} is broken ({kind})",
+    "ident": "the mat is sure: {bakugan:ball} on zone {zone}",
+    "land": "the mat sees {bakugan:ball} open on zone {zone}",
+    "learned": "the mat learnt {bakugan:ball} on zone {zone}[; can't tell it from {alike}: if one player has both, swap one]",
+    "leave": "{bakugan:ball} is lifted off zone {zone}",
+    "roll": "a ball rolls across zone {zone}",
+    "unland": "the mat corrected: nothing landed on zone {zone} (a ball that paused there)",
+    "unsure": "the mat is not sure: {bakugan:ball} or {alt} on zone {zone}? The thrower is asked"
+   }
+  };
+  /* end of PHRASES */
+  var GEN_ID = /^p(\d+)-(gate|card)(\d+)$/, HOLE = /\{(\w+)(?::(\w+))?\}/g, PART = /\[([^\[\]]*)\]|\{(\w+)(?::(\w+))?\}/g;
+
+  function pad(n, w, c) { n = String(n); while (n.length < w) n = c + n; return n; }
+  function stamp(t) { t = Math.floor(t || 0); return pad(Math.floor(t / 1000), 4, " ") + "." + pad(t % 1000, 3, "0") + "s"; }
+  function signed(v) { return (v < 0 ? "-" : "+") + Math.abs(v); }
+  function isInt(v) { return typeof v === "number" && Math.floor(v) === v; }
+  function present(v) {
+    return !(v === null || v === undefined || v === false || v === "" ||
+             (Array.isArray(v) && !v.length) || (typeof v === "object" && !Array.isArray(v) && v !== null && !Object.keys(v).length));
+  }
+  function plain(v) {
+    if (v === null || v === undefined) return "none";
+    if (v === true || v === false) return v ? "yes" : "no";
+    if (Array.isArray(v)) return v.map(plain).join(", ");
+    if (typeof v === "object") return Object.keys(v).sort().map(function (k) { return k + " " + plain(v[k]); }).join(", ");
+    return String(v);
   }
 
-  return {mat: mat, panel: panel, facts: facts, status: status, say: say, ATTR: ATTR, pcol: pcol};
+  // w = BakuMat.words(header); w.game(ev) / w.line(ev): as Words in words.py
+  function words(hd) {
+    var players = (hd && hd.players) || [], effects = {}, bakG = {}, stood = {}, amended = null, lastT = 0;
+    var names = players.map(function (p, i) { return p.name || "player " + (i + 1); });
+    players.forEach(function (p) {
+      (p.abilities || []).forEach(function (a) { effects[a.id] = a.effect || {}; });
+      (p.bakugan || []).forEach(function (b) { bakG[b.id] = b.g; });
+    });
+    function who(p) {
+      if (isInt(p)) return p >= 0 && p < names.length ? names[p] : "player " + (p + 1);
+      return plain(p);
+    }
+    function gate(id) {
+      var m = GEN_ID.exec(id || "");
+      return m ? who(+m[1]) + "'s " + m[2] + " " + (+m[3] + 1) : "gate " + plain(id);
+    }
+    function card(id) {
+      var m = GEN_ID.exec(id || ""), name = m ? who(+m[1]) + "'s card " + (+m[3] + 1) : plain(id), e = effects[id];
+      return e && Object.keys(e).length ? name + " (" + effectText(e) + ")" : name;
+    }
+    function score(caps) { return (caps || []).map(function (c) { return c.length; }).join("-"); }
+    function endLine(ev) {
+      var caps = ev.captured || [], w = ev.winner;
+      if (w === null || w === undefined) return caps.length ? "no winner (" + score(caps) + ")" : "no winner";
+      if (!caps.some(function (c) { return c && c.length; })) caps = [];   // won otherwise (points, a position): not "Dan wins 0-0"
+      if (!caps.length || !isInt(w) || w < 0 || w >= caps.length) return who(w) + " wins";
+      return who(w) + " wins " + score([caps[w]].concat(caps.filter(function (c, i) { return i !== w; })));
+    }
+    function kind(k, v, ev) {
+      if (k === "who") return Array.isArray(v) ? v.map(who).join(", ") : who(v);
+      if (k === "gate") return gate(v);
+      if (k === "card") return card(v);
+      if (k === "ball") return v || "a Bakugan";
+      if (k === "signed") return isInt(v) ? signed(v) : plain(v);
+      if (k === "stamp") return stamp(v).trim();
+      if (k === "hidden") return "";
+      if (k === "input") return plain(v && typeof v === "object" && !Array.isArray(v) ? v.ev : v);
+      if (k === "bonus") {
+        var b = v || {};
+        return Object.keys(b).sort().map(function (a) { return a + " " + kind("signed", b[a], ev); }).join(", ") || "no bonus";
+      }
+      if (k === "g") return bakG[v] === undefined || bakG[v] === null ? null : plain(bakG[v]);
+      if (k === "moves") return (v || []).map(function (m) { return m[0] + "->" + m[1]; }).join(", ");
+      if (k === "scores") {
+        var left = ev.left || [];
+        return (v || []).map(function (s, i) { return who(i) + " " + plain(s) + (i < left.length ? " (" + plain(left[i]) + " left)" : ""); }).join(", ");
+      }
+      if (k === "side") {
+        var pt = ((ev.parts || {})[v] || [0, 0, 0]), g = pt[0], gt = pt[1], ab = pt[2], bits = [g + " G"], pw = (ev.power || {})[v];
+        if (gt) bits.push("gate " + signed(gt));
+        if (ab) bits.push("abilities " + signed(ab));
+        return plain(v) + " " + plain(pw === undefined ? g + gt + ab : pw) + " (" + bits.join(", ") + ")";
+      }
+      if (k === "end") return endLine(ev);
+      var m = PHRASES.maps[k];
+      if (m) { var s = plain(v); return m.hasOwnProperty(s) ? m[s] : (m.hasOwnProperty("*") ? m["*"] : s); }
+      return plain(v);
+    }
+    function fill(tpl, ev) {
+      function hole(name, k) { return k ? kind(k, ev[name], ev) : plain(ev[name]); }
+      return tpl.replace(PART, function (all, opt, name, k) {
+        if (name) { var s = hole(name, k); return s === null ? "" : s; }
+        var alts = opt.split("|");
+        for (var i = 0; i < alts.length; i++) {
+          var said = [], ok = true, re = new RegExp(HOLE.source, "g"), h;
+          while ((h = re.exec(alts[i]))) {
+            var x = present(ev[h[1]]) ? hole(h[1], h[2]) : null;
+            if (x === null) { ok = false; break; }
+            said.push(x);
+          }
+          if (ok) return alts[i].replace(new RegExp(HOLE.source, "g"), function () { return said.shift(); });
+        }
+        return "";
+      });
+    }
+    function effectText(e) {
+      return Object.keys(e).sort().map(function (k) {
+        var f = PHRASES.effects[k], v = e[k];
+        if (f === undefined) return k + " " + plain(v);
+        if (f.indexOf("{v") >= 0) return fill(f, {v: v});
+        return v ? f : null;
+      }).filter(function (x) { return x !== null; }).join(", ");
+    }
+    function plainEvent(ev) {
+      var f = Object.keys(ev).filter(function (a) { return a !== "ev" && a !== "t"; })
+        .map(function (a) { return a + " " + plain(ev[a]); }).join(", ");
+      return f ? plain(ev.ev) + ": " + f : plain(ev.ev);
+    }
+    function game(ev) {
+      var k = ev.ev, t = ev.t || 0;
+      if (k === "stand") {
+        var a = amended;
+        amended = null;
+        stood[t] = [ev.zone, ev.bakugan];
+        if (a && a[0] === t && a[1] === ev.zone && a[2] !== ev.bakugan) {
+          var c = {};
+          for (var f in ev) c[f] = ev[f];
+          c.was = a[2];
+          return fill(PHRASES.game.corrected, c);
+        }
+      } else if (k === "undo") {
+        var was = ev.undone === "land" ? stood[ev.at] : null;
+        if (was) amended = [t].concat(was);
+      }
+      var tpl = typeof k === "string" && PHRASES.game.hasOwnProperty(k) ? PHRASES.game[k] : null;
+      return tpl ? fill(tpl, ev) : plainEvent(ev);
+    }
+    function line(ev) {
+      var t = ev.t || 0;
+      if (t < lastT) t = lastT;
+      lastT = t;
+      return stamp(t) + "  " + game(ev);
+    }
+    return {game: game, line: line, who: who, endLine: endLine, effectText: effectText};
+  }
+
+  return {mat: mat, panel: panel, facts: facts, status: status, words: words, ATTR: ATTR, pcol: pcol};
 })();

@@ -3,7 +3,7 @@
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
-  var m = null, hd = null, st = null, seq = null, me = null, code = null, placing = null, teaching = null;
+  var m = null, words = null, hd = null, st = null, seq = null, me = null, code = null, placing = null, teaching = null;
   var ATTRS = ["pyrus", "aquos", "subterra", "haos", "darkus", "ventus"];
 
   function post(u, body) {
@@ -150,8 +150,10 @@
         if (s.board && !m) m = BakuMat.mat($("mat"), s.board, zone);
         if (s.header && !hd) { hd = s.header; if (me === null) sides(); }
         s.header = hd;
+        // the mat's words: host_tools/words.py's phrases (one object per game: it remembers the landings)
+        var w = words || (hd ? (words = BakuMat.words(hd)) : BakuMat.words(null));
         (s.events || []).forEach(function (e) {
-          var li = el("li", $("events"), BakuMat.say(e[1], hd), $("events").firstChild);
+          var li = el("li", $("events"), w.line(e[1]), $("events").firstChild);
           li.className = e[1].ev === "reject" ? "out rej" : "out";
         });
         while ($("events").children.length > 60) $("events").removeChild($("events").lastChild);

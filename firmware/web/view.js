@@ -72,6 +72,7 @@
   }
 
   /* ---- live: poll GET api/state?since=N ---- */
+  var said = null, saidFor = null;   // the mat's words (host_tools/words.py's, BakuMat.words) for this header
   function poll() {
     get("api/state" + (seq === null ? "" : "?since=" + seq)).then(function (st) {
       if (st.board && !m) start(st.board);
@@ -79,7 +80,8 @@
       if (!st.same) {
         var ul = $("events");
         (st.events || []).forEach(function (e) {
-          li(e[1].text || BakuMat.say(e[1], st.header || header), e[1].ev === "reject" ? "out rej" : "out");
+          if (!said || saidFor !== header) { said = BakuMat.words(header); saidFor = header; }
+          li(e[1].text || said.line(e[1]), e[1].ev === "reject" ? "out rej" : "out");
         });
         while (ul.children.length > 300) ul.removeChild(ul.firstChild);
         ul.scrollTop = ul.scrollHeight;

@@ -19,7 +19,7 @@ import urllib.request
 
 from host_tools import boards, sim
 from host_tools.device import mpybuild
-from host_tools.bench.bench_runtime import BOARD, sample_header
+from host_tools.bench.bench_runtime import BOARD, bisect_kb, sample_header
 
 PAGE_FILES = ("", "phone.js", "mat.js", "mat.css")
 
@@ -134,20 +134,6 @@ def play(board, res, header, mpy, web, heapsize=None, budget=None):
         vb.stop()
 
 
-def smallest(run, lo, hi, step=4):
-    """Smallest k (KB, multiple of step) in (lo, hi] with run(k) true,
-    given run(hi) true; (k, largest failing)."""
-    while hi - lo > step:
-        mid = (lo + hi) // 2 // step * step
-        if mid <= lo:
-            break
-        if run(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi, lo
-
-
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bakumat bench phone", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=1)
@@ -180,7 +166,7 @@ def main(argv=None):
                 if not run(hi):
                     out.write("  %s: fails at %d KB %s the phone page\n" % (label, hi, "with" if web else "without"))
                     continue
-                got[web] = smallest(run, lo, hi)
+                got[web] = bisect_kb(run, lo, hi)
             out.write("  %s:\n" % label)
             for web in (False, True):
                 if web in got:

@@ -6,7 +6,7 @@ import sys
 import tempfile
 import time
 
-from host_tools import fwpath, mpscripts
+from host_tools import fwpath, mpscripts, programs
 from host_tools.gen import gamegen
 
 
@@ -51,8 +51,7 @@ def bench_engine_only(texts, rounds=5):
 
 
 def micropython_exe():
-    cand = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return cand if os.path.exists(cand) else "micropython"
+    return programs.find("micropython") or "micropython"
 
 
 def bench_micropython(texts, rounds=2):

@@ -128,6 +128,7 @@ BREAKDOWN = """
 import sys, gc, json, time
 sys.path.insert(0, %(mpy)r)
 import app, match, link.server, show.feedback, hw.strip
+from runtime.boarddef import compact, expand
 from referee.journal import Journal
 import referee
 referee.load("official")
@@ -144,7 +145,7 @@ def full():
     f.close()
     return d
 def load():
-    return app._compact(full())   # in a function: nothing on this frame keeps the whole definition
+    return compact(full())   # in a function: nothing on this frame keeps the whole definition
 bd = load()
 gc.collect()
 m("board definition as the app keeps it")
@@ -173,7 +174,7 @@ fb = feedback()
 m("feedback (LED state, strip buffer)")
 g = Journal(h, None)
 m("referee game and journal")
-mt = match.Match(app._expand(bd), g, None)
+mt = match.Match(expand(bd), g, None)
 m("sensing pipeline (Match)")
 """
 
@@ -314,6 +315,20 @@ def time_section(board, res, header, out, runs=2):
     return proj
 
 
+def bisect_kb(run, lo, hi, step=4):
+    """Smallest k (KB, multiple of step) in (lo, hi] with run(k) true,
+    given run(hi) true; (k, largest failing)."""
+    while hi - lo > step:
+        mid = (lo + hi) // 2 // step * step
+        if mid <= lo:
+            break
+        if run(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi, lo
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bakumat bench runtime", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=1, help="simulated game (default 1)")
@@ -379,15 +394,7 @@ def main(argv=None):
                     k *= 2
             if hi == start:
                 lo = step
-            while hi - lo > step:
-                mid = (lo + hi) // 2 // step * step
-                if mid <= lo:
-                    break
-                if run(mid):
-                    hi = mid
-                else:
-                    lo = mid
-            return hi, lo
+            return bisect_kb(run, lo, hi, step)
 
         # (a) the ESP32 way: code frozen / in ROMFS, run from flash, so the
         # heap holds only the game's data. Emulated: load the code, then

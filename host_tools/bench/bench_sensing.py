@@ -241,7 +241,8 @@ def own_alike(header, sensed):
 
 
 def _one_game(args):
-    board, seed, params = args
+    board, seed, params = args[:3]
+    detection = len(args) > 3 and args[3]
     header, res = simulate(board, seed)
     t0 = time.time()
     named = []
@@ -249,14 +250,20 @@ def _one_game(args):
     s1 = score(res.truth, sensed, named)
     dt = time.time() - t0
     told = not own_alike(header, sensed)
-    s2 = score(res.truth, run_pipeline(board, header, res, False, params))
-    s3 = score(res.truth, run_pipeline(board, header, res, True, params, truth_context=True))
-    named_a = []
-    sa = run_pipeline(board, header, res, True, params, answer=True, named=named_a)
-    s4 = score(res.truth, sa, named_a)
-    # the same seed's game played by people who never taught the mat
-    hu, ru = simulate(board, seed, register=False)
-    s5 = score(ru.truth, run_pipeline(board, hu, ru, True, params))
+    if detection:
+        # --detection: the landings only (the identity modes are not played;
+        # the table prints their columns as "-")
+        s2 = s3 = s4 = s5 = s1
+        sa = sensed
+    else:
+        s2 = score(res.truth, run_pipeline(board, header, res, False, params))
+        s3 = score(res.truth, run_pipeline(board, header, res, True, params, truth_context=True))
+        named_a = []
+        sa = run_pipeline(board, header, res, True, params, answer=True, named=named_a)
+        s4 = score(res.truth, sa, named_a)
+        # the same seed's game played by people who never taught the mat
+        hu, ru = simulate(board, seed, register=False)
+        s5 = score(ru.truth, run_pipeline(board, hu, ru, True, params))
     return {"id_n_truth": s3["id_n"], "id_ok_truth": s3["id_ok"],"opens": s1["opens"], "lands": s1["lands"], "matched": len(s1["matched"]), "false": len(s1["false"]),
             "missed": len(s1["missed"]), "id_n": s1["id_n"], "id_ok": s1["id_ok"], "id_n_free": s2["id_n"],
             "id_ok_first": s1["id_ok_first"], "id_n_ans": s4["id_n"], "id_ok_ans": s4["id_ok"],
@@ -273,7 +280,7 @@ def _one_game(args):
             "games_asked": 1 if any(e["ev"] == "unsure" for e in sa) else 0}
 
 
-def corpus(board, games, seed0, params=None, progress=None, jobs=1):
+def corpus(board, games, seed0, params=None, progress=None, jobs=1, detection=False):
     """Totals over `games` simulated games from seed0 (in `jobs` processes)."""
     tot = {"opens": 0, "lands": 0, "matched": 0, "false": 0, "missed": 0, "id_n": 0, "id_ok": 0,
            "id_n_free": 0, "id_ok_free": 0, "id_n_truth": 0, "id_ok_truth": 0, "latency": [], "latency_lesson": [], "id_n_ans": 0, "id_ok_ans": 0, "asked": 0, "answered": 0,
@@ -281,7 +288,7 @@ def corpus(board, games, seed0, params=None, progress=None, jobs=1):
            "ms": 0, "pipe_s": 0.0, "games_told": 0, "id_n_told": 0, "id_ok_told": 0, "id_n_ans_told": 0,
            "id_ok_ans_told": 0, "u_opens": 0, "u_lands": 0, "u_matched": 0, "u_false": 0, "u_missed": 0,
            "u_latency": [], "u_id_n": 0, "u_id_ok": 0, "sure_n": 0, "sure_wrong": 0, "rel": [], "games_asked": 0}
-    tasks = [(board, seed0 + k, params) for k in range(games)]
+    tasks = [(board, seed0 + k, params, detection) for k in range(games)]
     if jobs > 1:
         import multiprocessing
         pool = multiprocessing.Pool(jobs)
@@ -465,7 +472,8 @@ def trust(tot, games, out):
                                            "%.4f" % (ok / float(n)) if n else "-", asked))
 
 
-def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True, jobs=1, name=None):
+def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True, jobs=1, name=None,
+           detection=False):
     w = out.write
     w("sensing benchmark: board %s, %s%d simulated games from seed %d, %.1f idle hours\n"
       % (board["name"], "%s corpus, " % name if name else "", games, seed, idle_hours))
@@ -474,7 +482,10 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
         if k % 20 == 0 or k == n:
             sys.stderr.write("  games %d/%d\n" % (k, n))
     t0 = time.time()
-    tot = corpus(board, games, seed, params, progress, jobs)
+    tot = corpus(board, games, seed, params, progress, jobs, detection)
+    tot["detection"] = detection
+    if detection:
+        w("(--detection: the identity modes were not played; identification below is the referee's context's only)\n")
     prec = tot["matched"] / float(tot["lands"] or 1)
     rec = tot["matched"] / float(tot["opens"] or 1)
     idc = tot["id_ok"] / float(tot["id_n"] or 1)
@@ -546,7 +557,7 @@ def with_detector(board, how="auto"):
     "classic" (the sheet level / dipole fit of the Hall mat)."""
     from host_tools.boards import kernels
     from host_tools.sim import worlds
-    world = worlds.get(board.get("world") or worlds.default_name())
+    world = worlds.get(board.get("world") or worlds.default_name(board))
     if how == "classic" or (how == "auto" and not world.computed):
         return board
     b = dict(board)
@@ -559,11 +570,13 @@ def _row(world, name, games, tot, per):
     lat = tot["latency"]
     hours = tot.get("idle_hours") or 0.0
     fl = "%.2f" % (tot["idle_false"] / hours) if hours and "idle_false" in tot else "-"
-    return ("| %s | %s | %d | %.4f | %.4f | %s | %s | %s | %.4f | %.4f | %.2f | %.4f | %s |"
+    return ("| %s | %s | %d | %.4f | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |"
             % (world, name, games, tot["matched"] / float(tot["lands"] or 1), tot["matched"] / float(tot["opens"] or 1),
                "%d" % statistics.median(lat) if lat else "-", "%d" % _pct(lat, 0.95) if lat else "-", fl,
-               tot["id_ok_first"] / float(tot["id_n"] or 1), tot["id_ok_ans"] / float(tot["id_n_ans"] or 1),
-               tot["asked"] / float(games or 1), tot["sure_wrong"] / float(tot["id_n_ans"] or 1),
+               "%.4f" % (tot["id_ok_first"] / float(tot["id_n"] or 1)),
+               "-" if tot.get("detection") else "%.4f" % (tot["id_ok_ans"] / float(tot["id_n_ans"] or 1)),
+               "-" if tot.get("detection") else "%.2f" % (tot["asked"] / float(games or 1)),
+               "-" if tot.get("detection") else "%.4f" % (tot["sure_wrong"] / float(tot["id_n_ans"] or 1)),
                per))
 
 
@@ -578,15 +591,18 @@ def all_worlds(board, names, args, out=sys.stdout):
     from host_tools.sim import worlds
     rows = []
     todo = [(n, s) for n, s in CORPORA if args.corpus in (n, "both")]
-    for wname in names:
+    for wi, wname in enumerate(names):
         worlds.get(wname)
         os.environ["BAKUMAT_WORLD"] = wname
         b = with_detector(dict(board, world=wname), args.detector)
         for k, (name, seed) in enumerate(todo):
             sys.stderr.write("world %s, %s corpus\n" % (wname, name))
             last = k == len(todo) - 1
-            tot = report(b, args.games, args.idle_hours if last else 0.0, seed, out=sys.stderr,
-                         mp=False, jobs=max(1, args.jobs), name=name)
+            # the idle mat (no magnet, only noise, drift and spikes) once, in
+            # the first world: the others differ from it only by the table
+            idle_h = args.idle_hours if last and (wi == 0 or not args.idle_once) else 0.0
+            tot = report(b, args.games, idle_h, seed, out=sys.stderr,
+                         mp=False, jobs=max(1, args.jobs), name=name, detection=args.detection)
             rows.append((wname, name, tot))
     per = "-"
     if not args.no_micropython:
@@ -594,9 +610,11 @@ def all_worlds(board, names, args, out=sys.stdout):
         p, us, _ = micropython_steady_state(with_detector(dict(board, world=names[-1]), args.detector))
         per = "%.1f B, %.0f us" % (p, us)
     out.write("sensing benchmark, board %s, detector %s, %d games per world and corpus, %.1f idle hours per world"
-              " (`bakumat bench sensing --board %s --worlds %s --games %d --idle-hours %g`)\n\n"
-              % (board["name"], args.detector, args.games, args.idle_hours, board["name"], ",".join(names),
-                 args.games, args.idle_hours))
+              "%s (`bakumat bench sensing --board %s --worlds %s --games %d --idle-hours %g%s%s`)\n\n"
+              % (board["name"], args.detector, args.games, args.idle_hours,
+                 " (the idle mat once, in %s)" % names[0] if args.idle_once else "", board["name"], ",".join(names),
+                 args.games, args.idle_hours, " --idle-once" if args.idle_once else "",
+                 " --detection" if args.detection else ""))
     out.write(TABLE_HEAD + "\n")
     for wname, name, tot in rows:
         out.write(_row(wname, name, args.games, tot, per) + "\n")
@@ -617,6 +635,12 @@ def main(argv=None):
                          " one is never used for tuning")
     ap.add_argument("--jobs", type=int, default=1, help="simulate and score games in this many processes")
     ap.add_argument("--no-micropython", action="store_true", help="skip the micropython heap/time figures")
+    ap.add_argument("--idle-once", action="store_true",
+                    help="with --worlds: the idle mat only in the first world (it has no magnet; the worlds differ"
+                         " there only by the kernel table)")
+    ap.add_argument("--detection", action="store_true",
+                    help="the landings only: skip the identity modes (no context, true context, answers, untaught),"
+                         " a fifth of the time; the table's identity columns read '-'")
     args = ap.parse_args(argv)
     board = boards.load(args.board)
     if args.worlds:
@@ -631,7 +655,7 @@ def main(argv=None):
             sys.stdout.write("\n")
         # the idle mat and the micropython figures do not depend on the corpus: once, at the end
         report(board, args.games, args.idle_hours if last else 0.0, seed, mp=last and not args.no_micropython,
-               jobs=max(1, args.jobs), name=name)
+               jobs=max(1, args.jobs), name=name, detection=args.detection)
     return 0
 
 

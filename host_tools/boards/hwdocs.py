@@ -6,7 +6,13 @@ with its mat by host_tools.boards)
     hardware/<board>/netlist.net   KiCad netlist (Pcbnew: File > Import > Netlist)
     hardware/<board>/layout.svg    mat layout: zones, sensors, LEDs, buttons
     hardware/<board>/power.md      5 V current budget at the LED brightness cap
+    hardware/<board>/i2c.md        (I2C boards) the bus: addresses, mux channels,
+                                   pull-ups, speed, scan time per frame
     boards/<board>/pins.csv        MicroPython board pin names (Pin.board.NAME)
+
+A board is either the ADC wiring (Hall sensors behind CD74HC4067 muxes) or
+the I2C wiring (three-axis magnetometers behind TCA9548A muxes, the amr2
+mat): `is_i2c(board)`.
 
     python -m host_tools.boards.hwdocs            # check: exit 1 if a file is stale
     python -m host_tools.boards.hwdocs --write    # regenerate them
@@ -146,13 +152,22 @@ class _Builder:
         return self.add(prefix, part, {1: a, 2: b})
 
 
+def is_i2c(board):
+    """True for a board whose sensors are on I2C (wiring "i2c")."""
+    return "i2c" in board["wiring"]
+
+
 def gpio_nets(wiring):
     """GPIO number -> the net the mat connects it to."""
     nets = {}
-    for i, p in enumerate(wiring["adc_pins"]):
+    for i, p in enumerate(wiring.get("adc_pins", [])):
         nets[p] = "ADC%d" % i
-    for i, p in enumerate(wiring["mux_select"]):
+    for i, p in enumerate(wiring.get("mux_select", [])):
         nets[p] = "MUX_S%d" % i
+    bus = wiring.get("i2c")
+    if bus:
+        nets[bus["sda"]] = "I2C_SDA"
+        nets[bus["scl"]] = "I2C_SCL"
     nets[wiring["led"]["pin"]] = "LED_GPIO"
     nets[wiring["buzzer"]["pin"]] = "BUZZ_GPIO"
     for b in wiring.get("buttons", []):
@@ -160,15 +175,11 @@ def gpio_nets(wiring):
     return nets
 
 
-def build(board, parts=None):
-    """The mat circuit for a board definition: a list of Comp."""
-    parts = parts or load_parts()
+def _hall_sensing(bld, board):
+    """Hall sensors behind CD74HC4067 muxes into the ADC pins."""
     w = board["wiring"]
-    m = mcu.mcu(w["mcu"])
-    bld = _Builder(parts)
     rows = zone_rows(board)
     n_rows = len(set(rows.values()))
-
     # Hall sensors, one 100 nF each, powered from their row's LDO
     for s in board["sensors"]:
         rail = "VS_ROW%d" % rows[s["zone"]]
@@ -202,6 +213,76 @@ def build(board, parts=None):
         bld.add("U", "ldo", {1: "GND", 2: "VS_ROW%d" % r, 3: "+5V"})
         bld.two("C", "c10u", "+5V", "GND")
         bld.two("C", "c10u", "VS_ROW%d" % r, "GND")
+
+
+# TCA9548A TSSOP-24 (TI SCPS207H table 4-1; hardware/parts.json): 1 A0,
+# 2 A1, 3 /RESET, 4/5 SD0/SC0, 6/7 SD1/SC1, 8/9 SD2/SC2, 10/11 SD3/SC3,
+# 12 GND, 13/14 SD4/SC4, 15/16 SD5/SC5, 17/18 SD6/SC6, 19/20 SD7/SC7, 21 A2,
+# 22 SCL, 23 SDA, 24 VCC
+TCA_SD = (4, 6, 8, 10, 13, 15, 17, 19)
+TCA_SC = (5, 7, 9, 11, 14, 16, 18, 20)
+TCA_A = (1, 2, 21)
+
+
+def i2c_sites(board):
+    """[(sensor index, mux address, mux channel, zone, channels)] of an I2C
+    board, in the wiring's sensor order."""
+    bus = board["wiring"]["i2c"]
+    out = []
+    for k, (m, c) in enumerate(bus["sensors"]):
+        chans = board["sensors"][3 * k:3 * k + 3]
+        out.append((k, m, c, chans[0]["zone"], [x["ch"] for x in chans]))
+    return out
+
+
+def _i2c_sensing(bld, board):
+    """Three-axis magnetometers (fixed address 0x30), one per TCA9548A
+    channel, on a 3.3 V sensor rail of their own (an LDO from 5 V: Wi-Fi
+    bursts on the DevKit's 3.3 V stay off the sensors). 4.7 k pull-ups on
+    the trunk (to the ESP32's 3.3 V) and on every mux channel (to the rail);
+    a channel switched on puts its pair in parallel with the trunk's."""
+    muxes = sorted(set(m for _k, m, _c, _z, _ch in i2c_sites(board)))
+    bld.add("U", "ldo", {1: "GND", 2: "VS_I2C", 3: "+5V"})
+    bld.two("C", "c10u", "+5V", "GND")
+    bld.two("C", "c10u", "VS_I2C", "GND")
+    bld.two("R", "r4k7", "+3V3", "I2C_SDA")
+    bld.two("R", "r4k7", "+3V3", "I2C_SCL")
+    for m in muxes:
+        k = m - 0x70
+        pins = {3: "MUX%d_RST" % k, 12: "GND", 22: "I2C_SCL", 23: "I2C_SDA", 24: "VS_I2C"}
+        for bit, pin in enumerate(TCA_A):
+            pins[pin] = "VS_I2C" if (k >> bit) & 1 else "GND"
+        for c in range(8):
+            pins[TCA_SD[c]] = "M%d_SD%d" % (k, c)
+            pins[TCA_SC[c]] = "M%d_SC%d" % (k, c)
+        bld.add("U", "i2cmux", pins)
+        bld.two("C", "c100n", "VS_I2C", "GND")
+        bld.two("R", "r10k", "VS_I2C", "MUX%d_RST" % k)
+    for _k, m, c, _z, _ch in i2c_sites(board):
+        k = m - 0x70
+        # ball names, not numbers: the WLP footprint is still to draw
+        bld.add("H", "amr", {"VDD": "VS_I2C", "GND": "GND", "SDA": "M%d_SD%d" % (k, c), "SCL": "M%d_SC%d" % (k, c)})
+    for _k, m, c, _z, _ch in i2c_sites(board):
+        bld.two("C", "c100n", "VS_I2C", "GND")
+        bld.two("C", "c1u", "VS_I2C", "GND")
+    for m in muxes:
+        k = m - 0x70
+        for c in range(8):
+            # every channel's pair pulled up; an unused one is still a line of the mux
+            bld.two("R", "r4k7", "VS_I2C", "M%d_SD%d" % (k, c))
+            bld.two("R", "r4k7", "VS_I2C", "M%d_SC%d" % (k, c))
+
+
+def build(board, parts=None):
+    """The mat circuit for a board definition: a list of Comp."""
+    parts = parts or load_parts()
+    w = board["wiring"]
+    m = mcu.mcu(w["mcu"])
+    bld = _Builder(parts)
+    if is_i2c(board):
+        _i2c_sensing(bld, board)
+    else:
+        _hall_sensing(bld, board)
 
     # LED chain: 3.3 V GPIO -> AHCT buffer at 5 V -> 330 ohm -> LED 1 DIN
     led = w["led"]
@@ -291,16 +372,34 @@ def bom_csv(board, comps, parts=None):
         groups[key].append(c.ref)
     buf = io.StringIO()
     wr = csv.writer(buf, lineterminator="\n")
-    wr.writerow(["item", "qty", "refs", "part", "mpn", "manufacturer", "footprint", "description"])
+    wr.writerow(["item", "qty", "refs", "part", "mpn", "manufacturer", "footprint", "description",
+                 "unit_price", "price_from"])
     for i, key in enumerate(order):
         info = parts["parts"][key[0]]
         refs = groups[key]
         wr.writerow([i + 1, len(refs), _ranges(refs), key[0], info["mpn"], info["manufacturer"],
-                     info["footprint"], info["description"]])
+                     info["footprint"], info["description"]] + price_cells(info, len(refs)))
     dk = parts["devkits"][board["wiring"]["mcu"]]
     wr.writerow([len(order) + 1, 1, "A1", "devkit", dk["mpn"], dk["manufacturer"], "(plugs into the sockets)",
-                 dk["description"]])
+                 dk["description"]] + price_cells(dk, 1))
     return buf.getvalue()
+
+
+def price_cells(info, qty):
+    """The BOM's price columns. A price is given only where parts.json holds
+    a sourced one (`price`: {"usd", "qty", "source", "date"}); none does
+    yet: nothing here may fetch prices, and an unsourced figure would
+    read as a quote. So the cell says "unknown" and where a maker gets the
+    price; an estimate the design notes used is named as one."""
+    p = info.get("price")
+    if type(p) is dict and p.get("usd") is not None and p.get("source"):
+        return ["%.2f USD" % p["usd"], "%s, %s, at %s pieces" % (p["source"], p.get("date", "undated"),
+                                                                 p.get("qty", "?"))]
+    where = "not sourced: quote %s x%d at a distributor (its BOM tool takes this file)" % (info["mpn"], qty)
+    est = [u for u in info.get("unchecked", ()) if u.startswith("price")]
+    if est:
+        where += "; hardware/parts.json's %s is not a quote" % est[0]
+    return ["unknown", where]
 
 
 def _q(s):
@@ -357,10 +456,24 @@ def _esc(s):
     return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
+def legend_slots(board):
+    """[(colour slot, text)]: one line per mux of the layout's legend."""
+    w = board["wiring"]
+    if is_i2c(board):
+        bus = w["i2c"]
+        muxes = sorted(set(m for m, _c in bus["sensors"]))
+        return [(m - 0x70, "mux 0x%02x (TCA9548A): SDA GPIO%d, SCL GPIO%d, %d kHz"
+                 % (m, bus["sda"], bus["scl"], bus.get("freq", 400000) // 1000)) for m in muxes]
+    return [(a, "mux U%d: COM to ADC%d = GPIO%d; select %s"
+             % (a + 1, a, pin, ", ".join("S%d=GPIO%d" % (j, p) for j, p in enumerate(w["mux_select"]))))
+            for a, pin in enumerate(w["adc_pins"])]
+
+
 def layout_svg(board):
     w = board["wiring"]
     ow, oh = board["outline"]["w"], board["outline"]["h"]
-    legend_h = 12 + 6 * (len(w["adc_pins"]) + 2)
+    slots = legend_slots(board)
+    legend_h = 12 + 6 * (len(slots) + 2)
     W, H = ow + 20, oh + 20 + legend_h
     o = []
     o.append('<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" viewBox="-10 -10 %s %s" '
@@ -374,7 +487,16 @@ def layout_svg(board):
                  % (_f(z["x"]), _f(z["y"]), _f(z["w"]), _f(z["h"]), z["id"], rows[z["id"]]))
         o.append('<text x="%s" y="%s" font-size="5" fill="#999" text-anchor="middle">zone %d</text>'
                  % (_f(z["x"] + z["w"] / 2.0), _f(z["y"] + z["h"] / 2.0 + 2), z["id"]))
-    for s in board["sensors"]:
+    if is_i2c(board):
+        for k, m, c, zone, chs in i2c_sites(board):
+            s = board["sensors"][chs[0]]
+            col = _SLOT_COLOURS[(m - 0x70) % len(_SLOT_COLOURS)]
+            o.append('<circle cx="%s" cy="%s" r="2.2" fill="%s"><title>sensor %d (channels %s): zone %d, mux 0x%02x '
+                     'channel %d</title></circle>' % (_f(s["x"]), _f(s["y"]), col, k, ", ".join(map(str, chs)), zone,
+                                                     m, c))
+            o.append('<text x="%s" y="%s" font-size="2.6" text-anchor="middle">%d</text>'
+                     % (_f(s["x"]), _f(s["y"] + 5.2), k))
+    for s in ([] if is_i2c(board) else board["sensors"]):
         a, inp = w["channels"][s["ch"]]
         col = _SLOT_COLOURS[a % len(_SLOT_COLOURS)]
         o.append('<circle cx="%s" cy="%s" r="2.2" fill="%s"><title>ch %d: zone %d, mux U%d input %d, ADC%d '
@@ -396,14 +518,17 @@ def layout_svg(board):
         o.append('<text x="%s" y="%s" font-size="3">%s</text>' % (_f(b["x"] + 4), _f(b["y"] + 1), _esc(b["name"])))
     # legend
     y = oh + 8
-    o.append('<text x="0" y="%s" font-size="4">%s: %d Hall sensors (dots, channel number below), %d LEDs '
-             '(yellow), %d buttons</text>' % (_f(y), _esc(board["name"]), len(board["sensors"]), w["led"]["count"],
-                                               len(w.get("buttons", []))))
-    for a, pin in enumerate(w["adc_pins"]):
+    if is_i2c(board):
+        what = "%d three-axis magnetometers (dots, sensor number below; %d channels)" % (
+            len(w["i2c"]["sensors"]), len(board["sensors"]))
+    else:
+        what = "%d Hall sensors (dots, channel number below)" % len(board["sensors"])
+    o.append('<text x="0" y="%s" font-size="4">%s: %s, %d LEDs (yellow), %d buttons</text>'
+             % (_f(y), _esc(board["name"]), what, w["led"]["count"], len(w.get("buttons", []))))
+    for a, text in slots:
         y += 6
         o.append('<circle cx="2" cy="%s" r="2.2" fill="%s"/>' % (_f(y - 1.3), _SLOT_COLOURS[a % len(_SLOT_COLOURS)]))
-        o.append('<text x="7" y="%s" font-size="3.5">mux U%d: COM to ADC%d = GPIO%d; select %s</text>'
-                 % (_f(y), a + 1, a, pin, ", ".join("S%d=GPIO%d" % (j, p) for j, p in enumerate(w["mux_select"]))))
+        o.append('<text x="7" y="%s" font-size="3.5">%s</text>' % (_f(y), _esc(text)))
     y += 6
     o.append('<text x="0" y="%s" font-size="3.5">LED chain: data GPIO%d, %d LEDs: zone by zone (%s), then %d at '
              'the players&apos; edges; brightness cap %d/255</text>'
@@ -426,10 +551,16 @@ def power_budget(board, parts=None):
     cap = led["max_brightness"]
     lp = parts["led"]
     led_each = lp["idle_ma"] + 3 * lp["ma_per_channel"] * cap / 255.0
-    n_rows = len(set(zone_rows(board).values()))
-    lines = [
-        ("Hall sensors (max ICC)", len(board["sensors"]), parts["hall"]["icc_ma_max"]),
-        ("sensor LDO quiescent", n_rows, parts["ldo"]["iq_ma"]),
+    if is_i2c(board):
+        sites = w["i2c"]["sensors"]
+        sensing = [("MMC5603NJ magnetometers (max ICC)", len(sites), parts["amr"]["icc_ma_max"]),
+                   ("TCA9548A I2C muxes", len(set(m for m, _c in sites)), parts["i2cmux"]["icc_ma_max"]),
+                   ("sensor LDO quiescent", 1, parts["ldo"]["iq_ma"])]
+    else:
+        n_rows = len(set(zone_rows(board).values()))
+        sensing = [("Hall sensors (max ICC)", len(board["sensors"]), parts["hall"]["icc_ma_max"]),
+                   ("sensor LDO quiescent", n_rows, parts["ldo"]["iq_ma"])]
+    lines = sensing + [
         ("LEDs, all white at the cap %d/255" % cap, led["count"], led_each),
         ("ESP32 DevKit (Wi-Fi peaks)", 1, p.get("mcu_ma", 0)),
         ("buzzer", 1, parts["buzzer"]["ma"]),
@@ -462,8 +593,9 @@ def power_md(board, parts=None):
         out.append("| %s | %d | %.2f | %.0f |" % (name, q, each, t))
     out.append("| **total** | | | **%.0f** |" % total)
     out.append("")
+    led_line = [x for x in lines if x[0].startswith("LEDs")][0]
     out.append("LED budget: %d LEDs at cap %d/255 = %.0f mA of led.budget_ma %d. Supply budget power.supply_ma = %d mA "
-               "(polyfuse hold %d mA)." % (w["led"]["count"], w["led"]["max_brightness"], lines[2][3],
+               "(polyfuse hold %d mA)." % (w["led"]["count"], w["led"]["max_brightness"], led_line[3],
                                            w["led"]["budget_ma"], w["power"]["supply_ma"],
                                            load_parts()["parts"]["polyfuse"]["hold_ma"]))
     out.append("")
@@ -471,14 +603,116 @@ def power_md(board, parts=None):
     return "\n".join(out) + "\n"
 
 
+# ---------------------------------------------------------------- the I2C bus
+
+AMR_ADDRESS = 0x30          # MMC5603NJ, fixed
+AMR_READ_BYTES = 6          # Xout0..Zout1: the 16-bit mode (firmware/hw/amr.py)
+AMR_READ_BYTES_20BIT = 9    # + Xout2..Zout2
+BUS_PF = 100                # assumed bus capacitance with one channel on (trunk + a channel): no board to measure
+FAST_MODE_RISE_NS = 300     # I2C fast mode (400 kHz): maximum rise time
+FAST_PLUS_RISE_NS = 120     # fast mode plus (1 MHz)
+
+
+def i2c_bits(write_bytes, read_bytes=0):
+    """Bus clocks of one transaction with a 7-bit address: START, address and
+    write bytes (9 clocks a byte with its ACK), then for a read a repeated
+    START, the address and the read bytes, and STOP; a START, repeated
+    START or STOP counted as one clock."""
+    bits = 1 + 9 * (1 + write_bytes) + 1
+    if read_bytes:
+        bits += 1 + 9 * (1 + read_bytes)
+    return bits
+
+
+def scan_bits(board, read_bytes=AMR_READ_BYTES):
+    """Bus clocks of one frame as firmware/hw/amr.py scans it: per sensor its
+    mux channel selected (a one-byte write) and its result read (the
+    register address written, then read_bytes); at each change of mux (the
+    cyclic order of the wiring, so the first sensor's mux too) the old mux
+    switched off first, so that two sensors never share the bus."""
+    sites = board["wiring"]["i2c"]["sensors"]
+    per_sensor = i2c_bits(1) + i2c_bits(1, read_bytes)
+    changes = sum(1 for i in range(len(sites)) if sites[i][0] != sites[i - 1][0])
+    return len(sites) * per_sensor + changes * i2c_bits(1), per_sensor, changes
+
+
+def i2c_md(board, parts=None):
+    """hardware/<board>/i2c.md: the bus, its addresses and its timing."""
+    parts = (parts or load_parts())["parts"]
+    w = board["wiring"]
+    bus = w["i2c"]
+    freq = bus.get("freq", 400000)
+    sites = i2c_sites(board)
+    muxes = sorted(set(m for _k, m, _c, _z, _ch in sites))
+    pull = bus.get("pullup_ohm", 4700)
+    period_ms = 1000.0 / board["rate_hz"]
+    out = ["# I2C bus: %s" % board["name"], "",
+           "Generated by host_tools/boards/hwdocs.py from boards/%s/wiring.json (mat %s) and hardware/parts.json."
+           % (board["name"], board["mat"]), "",
+           "## Wiring", "",
+           "One bus of the ESP32 (controller %d): SDA GPIO%d, SCL GPIO%d, clock %d kHz (`i2c.freq`). On it: the "
+           "%d TCA9548A muxes (%s) and, one behind each mux channel, the %d MMC5603NJ magnetometers, all at the "
+           "part's fixed address 0x%02x: the firmware switches on one channel of one mux at a time "
+           "(firmware/hw/amr.py), so exactly one 0x%02x answers."
+           % (bus.get("id", 0), bus["sda"], bus["scl"], freq // 1000, len(muxes),
+              ", ".join("0x%02x" % m for m in muxes), len(sites), AMR_ADDRESS, AMR_ADDRESS), "",
+           "| mux | A2 A1 A0 | /RESET |", "|---|---|---|"]
+    for m in muxes:
+        k = m - 0x70
+        out.append("| 0x%02x | %s | 10 k to VS_I2C |" % (m, " ".join("VS" if (k >> b) & 1 else "GND"
+                                                                      for b in (2, 1, 0))))
+    out += ["", "| sensor | mux | channel (pins SDn / SCn) | zone | at (x, y) mm | board channels x, y, z |",
+            "|---:|---|---|---:|---|---|"]
+    for k, m, c, zone, chs in sites:
+        s = board["sensors"][chs[0]]
+        out.append("| %d | 0x%02x | %d (%d / %d) | %d | (%s, %s) | %s |"
+                   % (k, m, c, TCA_SD[c], TCA_SC[c], zone, _f(s["x"]), _f(s["y"]), ", ".join(map(str, chs))))
+    eff = pull / 2.0
+    rise = 0.8473 * eff * BUS_PF * 1e-3
+    out += ["", "## Pull-ups", "",
+            "%.1f k to 3.3 V on the trunk (SDA, SCL; to the ESP32's 3.3 V) and on both lines of every mux channel "
+            "(to the sensor rail VS_I2C, %d pairs, the unused channels too). A channel switched on joins its pair to "
+            "the trunk's: %.2f k in all, %.1f mA to pull a line low at 3.3 V (I2C allows 3 mA in fast mode). With "
+            "an assumed %d pF on the bus (trunk, four muxes, one channel and its sensor; not measured) the rise time "
+            "(0.8473 R C) is about %.0f ns: inside fast mode's %d ns, outside fast mode plus's %d ns, which would "
+            "need about %.1f k in all."
+            % (pull / 1000.0, 8 * len(muxes), eff / 1000.0, 3.3 / eff * 1000.0, BUS_PF, rise, FAST_MODE_RISE_NS,
+               FAST_PLUS_RISE_NS, FAST_PLUS_RISE_NS / (0.8473 * BUS_PF * 1e-3) / 1000.0)]
+    bits, per, changes = scan_bits(board)
+    bits20, per20, _ = scan_bits(board, AMR_READ_BYTES_20BIT)
+    out += ["", "## Scan time per frame", "",
+            "Each sensor measures on its own (continuous mode at `i2c.odr_hz` %d Hz), so a frame only fetches the "
+            "latest results. Per sensor: select its mux channel (%d clocks) and read %d result bytes (%d clocks); "
+            "%d mux changes per frame switch the old mux off first (%d clocks each). Clock cycles on the wire "
+            "(START/STOP as one clock each), against the %.0f ms frame at %g Hz:"
+            % (bus.get("odr_hz", 100), i2c_bits(1), AMR_READ_BYTES, i2c_bits(1, AMR_READ_BYTES), changes,
+               i2c_bits(1), period_ms, board["rate_hz"]), "",
+            "| read | clocks per frame | at 400 kHz | at 1 MHz |", "|---|---:|---:|---:|"]
+    for name, b in (("16-bit mode, 6 bytes (what the firmware reads)", bits),
+                    ("20-bit mode, 9 bytes (for comparison)", bits20)):
+        out.append("| %s | %d | %.2f ms (%d %% of the frame) | %.2f ms (%d %%) |"
+                   % (name, b, b / 400.0, round(100 * b / 400.0 / period_ms), b / 1000.0,
+                      round(100 * b / 1000.0 / period_ms)))
+    kmax = parts["i2cmux"].get("checked", {}).get("scl_khz_max")
+    out += ["", "The wire time is a lower bound: what MicroPython and the ESP-IDF driver add per call is not "
+            "measured (no board yet; host_tools/boards/layouts.py budgets 300 us per sensor read in all, about 10 ms per "
+            "frame). 1 MHz is not an option with these parts: the TCA9548A is rated %s kHz (hardware/parts.json), "
+            "the MMC5603NJ's I2C limit is unchecked, and the pull-ups above are sized for fast mode."
+            % (kmax if kmax else "400")]
+    return "\n".join(out) + "\n"
+
+
 def pins_csv(board):
     """MicroPython board pin names for the custom build (Pin.board.NAME)."""
     w = board["wiring"]
     rows = []
-    for i, p in enumerate(w["adc_pins"]):
+    for i, p in enumerate(w.get("adc_pins", [])):
         rows.append(("ADC%d" % i, p))
-    for i, p in enumerate(w["mux_select"]):
+    for i, p in enumerate(w.get("mux_select", [])):
         rows.append(("MUX_S%d" % i, p))
+    if w.get("i2c"):
+        rows.append(("I2C_SDA", w["i2c"]["sda"]))
+        rows.append(("I2C_SCL", w["i2c"]["scl"]))
     rows.append(("LED_DATA", w["led"]["pin"]))
     rows.append(("BUZZER", w["buzzer"]["pin"]))
     for b in w.get("buttons", []):
@@ -492,13 +726,16 @@ def outputs(name, parts=None):
     board = boards.load(name)
     comps = build(board, parts)
     base = "hardware/%s/" % name
-    return {
+    out = {
         base + "bom.csv": bom_csv(board, comps, parts),
         base + "netlist.net": netlist(board, comps),
         base + "layout.svg": layout_svg(board),
         base + "power.md": power_md(board, parts),
         "boards/%s/pins.csv" % name: pins_csv(board),
     }
+    if is_i2c(board):
+        out[base + "i2c.md"] = i2c_md(board, parts)
+    return out
 
 
 def stale(names=None):

@@ -66,8 +66,11 @@ def heights(world):
     return [round(lo + s * (hi - lo), 3) for s in HEIGHT_SHARES]
 
 
-def build(board, world_name, step=STEP_MM):
-    """The kernel table (a dict with the format's fields) of `board` in world `world_name`."""
+def build(board, world_name, step=STEP_MM, finite=True):
+    """The kernel table (a dict with the format's fields) of `board` in world `world_name`.
+    finite: the card's own plate with its edges (the finite plate's term,
+    host_tools/sim/plate.py, as the simulator computes a magnet over a card);
+    False: the infinite slab alone."""
     import numpy as np
     world = _worlds.get(world_name)
     if not world.computed:
@@ -95,7 +98,7 @@ def build(board, world_name, step=STEP_MM):
                 per = []
                 for u in ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)):
                     pose = (x0 + ix * step, y0 + iy * step, top + h) + u
-                    b = world.field(m, pose, sx, sy, 0.0, True)
+                    b = world.field(m, pose, sx, sy, 0.0, True, (0.0, 0.0) if finite else None, top)
                     per.append((b * ax).sum(-1) * cpm)
                 vals.extend(np.stack(per, axis=-1).ravel().tolist())   # channel-major, then x, y, z
     return {"format": FORMAT, "version": VERSION, "board": board["name"], "world": world.name,

@@ -91,12 +91,7 @@ def spots(step=2.0):
 
 
 def directions():
-    out = [(0.0, 0.0, 1.0)]
-    t = math.radians(TILT_DEG)
-    for k in range(4):
-        a = k * math.pi / 2.0
-        out.append((math.sin(t) * math.cos(a), math.sin(t) * math.sin(a), math.cos(t)))
-    return out
+    return _field.tilted_axes(TILT_DEG, 4)
 
 
 def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0), finite=True):

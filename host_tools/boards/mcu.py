@@ -68,6 +68,10 @@ def wiring_pins(wiring):
         out.append((p, "adc_pins[%d]" % i))
     for i, p in enumerate(wiring.get("mux_select", [])):
         out.append((p, "mux_select[%d]" % i))
+    bus = wiring.get("i2c")
+    if bus is not None:
+        out.append((bus.get("sda"), "i2c.sda"))
+        out.append((bus.get("scl"), "i2c.scl"))
     led = wiring.get("led")
     if led is not None:
         out.append((led.get("pin"), "led.pin"))
@@ -88,6 +92,9 @@ def check_pins(wiring):
     m = MCUS[name]
     seen = {}
     outputs = set(wiring.get("mux_select", []))
+    if wiring.get("i2c"):
+        # open-drain lines the controller drives low
+        outputs.update((wiring["i2c"].get("sda"), wiring["i2c"].get("scl")))
     if wiring.get("led"):
         outputs.add(wiring["led"].get("pin"))
     if wiring.get("buzzer"):

@@ -31,11 +31,13 @@ def add_arguments(p):
     p.add_argument("--http", type=int, default=8765, metavar="PORT",
                    help="with --view: HTTP port on 127.0.0.1 (default 8765; 0 picks a free one)")
     p.add_argument("--no-browser", action="store_true", help="with --view: print the address, do not open a browser")
-    p.add_argument("--board", help="board definition (default: the first board folder)")
+    p.add_argument("--board", help="board definition (default: esp32s3_devkitc1_amr2, the reference board on the "
+                                   "amr2 mat; esp32_devkitc: the Hall mat)")
     p.add_argument("--firmware", default="micropython", choices=("micropython", "cpython"),
                    help="where the firmware runs: the micropython binary on the virtual board (default), "
                         "or its modules under CPython")
-    p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: capture)")
+    p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: the mat's nominal world, "
+                                   "mu300-t0.2 for amr2; capture for the Hall mat)")
     p.add_argument("--sample", action="store_true", help="replay the bundled sample game's event log instead")
     p.add_argument("--json", action="store_true", help="with --sample: print output events as NDJSON")
 
@@ -45,7 +47,7 @@ def run(args):
     modes.check(args.mode)
     if args.sample:
         # the bundled sample game of that very mode
-        from host_tools.commands.replay import replay_events
+        from host_tools.logs.eventreplay import replay_events
         from host_tools.logs.logfile import read_lines
         path = modes.sample_path(args.mode)
         replay_events(read_lines(path), path, args.json, sys.stdout)

@@ -39,5 +39,6 @@ def run(args):
     if args.no_deploy:
         return 0
     from host_tools.commands import deploy
-    deploy.wait_for_port(port)
+    from host_tools.device import maintenance
+    maintenance.wait_for_port(port)
     return deploy.run_deploy(args, port)

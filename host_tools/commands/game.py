@@ -186,6 +186,20 @@ def show(bl, as_json):
             print("taught: %s" % (", ".join(taught) or "none"))
 
 
+def board_words(bl):
+    """The mat's words for the game on the board: its header (decks, so
+    abilities are said with their effect), else the players' names only."""
+    from host_tools.words import Words
+    try:
+        _, ack = bl.request("header")
+    except UserError:
+        ack = None                      # an older firmware: no `header` request
+    header = ack.get("header") if type(ack) is dict else None
+    if type(header) is dict and header.get("players"):
+        return Words(header)
+    return Words(names=bl.state().get("names"))
+
+
 def _event(text):
     from host_tools.logs.logfile import loads
     try:
@@ -218,8 +232,7 @@ def run(args):
         elif args.action == "status":
             show(bl, args.json)
         elif args.action in ("input", "end"):
-            from host_tools.words import Words
-            words = Words(names=bl.state().get("names"))
+            words = board_words(bl)
             _, body = bl.request("ctl", ev) if args.action == "input" else bl.request("end", {})
             for _, typ, b in bl.link.take("game"):
                 if typ == "game" and b.get("ev") == "reject" and not body.get("ok", True):

@@ -93,8 +93,8 @@ def run(args):
         if args.json:
             out.write(json.dumps({"type": "state", "seq": None, "body": st}, sort_keys=True) + "\n")
             out.flush()
-        from host_tools.words import Words
-        words = Words(names=st.get("names"))
+        from host_tools.commands.game import board_words
+        words = board_words(bl)
         screen = Screen(out, bl.board, out.isatty(), not args.no_mat, st.get("names"))
         if not args.json:
             if not screen.tty:
@@ -120,7 +120,8 @@ def run(args):
                     else:
                         if typ == "game" and not words.names:
                             # a game started meanwhile: its players' names
-                            words.names = screen.names = bl.state().get("names") or []
+                            words = board_words(bl)
+                            screen.names = words.names
                         screen.event(termmat.describe(typ, body, words))
                     if typ in ("game", "hello"):
                         changed = True
@@ -145,7 +146,7 @@ def _take(bl, timeout):
     try:
         bl.rx_bytes += bl.link.pump(timeout)
     except (OSError, EOFError) as e:
-        raise bl._lost(e)
+        raise bl.lost_error(e)
     items = list(bl.link.inbox)
     bl.link.inbox.clear()
     return items

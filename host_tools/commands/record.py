@@ -3,8 +3,11 @@ events into a raw log (docs/formats/raw-log-v1.md) that `bakumat replay FILE`
 plays back through the same sensing pipeline and referee.
 
 A raw log starts with the game it records, so recording starts a game on the
-board: --game FILE (a header, event log or raw log), or the bundled sample
-decks for --mode. Then the board streams every scan (`raw on`) and echoes
+board: --game FILE (a header, event log or raw log), the bundled sample
+decks for --mode, or by default the game `bakumat game new` set on the board
+(its players, decks, mode and target, from its first move; the official
+sample when the board has none). A game already in play is not dropped: the
+recording is refused until it is over or ended (`bakumat game end`). Then the board streams every scan (`raw on`) and echoes
 each control input it accepts (`input` frames). --events OUT also writes
 the game's event log (event-log-v1: the raw log replayed through the
 board's own code; the raw log carries what the board had learnt, so the
@@ -35,14 +38,24 @@ from host_tools.device.progress import Progress
 
 LINE_BAUD = 115200       # the REPL's speed, where the board starts and ends
 RECORD_BAUD = 921600     # the raw stream's: about 28 % of it (host_tools/bench/linkbudget.py)
-CONTROL_EVS = ("gate", "miss", "ability", "resolve", "choose", "register", "which")
+
+
+def control_evs():
+    """Every control a raw log holds (raw-log-v1: `undo`, `reveal` and the
+    modes' own included: a replay without the player's undo decides
+    another game)."""
+    from host_tools import fwpath
+    fwpath.ensure()
+    from store.eventcheck import RAW_FIELDS
+    return tuple(RAW_FIELDS)
 
 
 def add_arguments(p):
     boardlink.add_port_argument(p)
     p.add_argument("file", help="raw log to write (NDJSON, raw log v1)")
     p.add_argument("--game", metavar="FILE", help="the game to start and record (header, event log or raw log)")
-    p.add_argument("--mode", default="official", help="without --game: the sample decks of this mode (official)")
+    p.add_argument("--mode", help="without --game: the sample decks of this mode (default: the game on the board, "
+                                  "from its start; official's sample decks when it has none)")
     p.add_argument("--seconds", type=float, help="stop after this many seconds")
     p.add_argument("--until-end", action="store_true", help="stop when the game is decided (then end it on the board)")
     p.add_argument("--events", metavar="OUT", help="also write the game's event log here (event log v1: what the "
@@ -92,17 +105,54 @@ class Writer:
         self.controls += 1
 
 
+def _sample(mode):
+    s = game_cmd.sample_header(mode)       # (one list of modes: host_tools/modes.py)
+    return dict((k, s[k]) for k in s if k not in ("bakumat", "version", "first"))
+
+
+def board_game(bl):
+    """The header of the game on the board, to record from its start; None
+    without one. A game in play (inputs accepted, not over) is refused:
+    starting it again would drop its moves."""
+    st = bl.state()
+    if not st.get("configured"):
+        return None
+    try:
+        _, ack = bl.request("header")
+    except UserError:
+        return None                       # an older firmware: no `header` request
+    header = ack.get("header") if type(ack) is dict else None
+    if type(header) is not dict or not header.get("players"):
+        return None
+    view = st.get("view") or {}
+    if st.get("events") and view.get("phase") != "over":
+        raise UserError("the game on the board is in play (%d moves accepted): recording starts a game from its "
+                        "start, which would drop them; end it first (`bakumat game end`) or give --game FILE"
+                        % st.get("events"))
+    return dict((k, header[k]) for k in header if k not in ("bakumat", "version"))
+
+
 def run(args):
+    header = None
     if args.game:
         header = game_cmd.header_from_file(args.game)
-    else:
-        s = game_cmd.sample_header(args.mode)       # (one list of modes: host_tools/modes.py)
-        header = dict((k, s[k]) for k in s if k not in ("bakumat", "version", "first"))
-    full = game_cmd.check_header(header)
+    elif args.mode:
+        header = _sample(args.mode)
+    if header is not None:
+        game_cmd.check_header(header)
     err = sys.stderr
     with boardlink.connect(args.port, args.board) as bl:
         if bl.board is None:
             raise UserError("unknown board definition: pass --board NAME")
+        if header is None:
+            header = board_game(bl)
+            if header is None:
+                header = _sample("official")
+            else:
+                names = ", ".join(p.get("name", "?") for p in header["players"])
+                err.write("recording the board's game from its start: mode %s, players %s\n"
+                          % (header.get("mode"), names))
+        full = game_cmd.check_header(header)
         raw_header = rawlog.make_header(bl.board, full)
         try:
             out = open(args.file, "w", encoding="utf-8", newline="\n")
@@ -127,6 +177,7 @@ def run(args):
         first_t = [None]
         latest_t = [0]
         rejected = []
+        amends = AmendUndos(w)
 
         def take(items):
             over = False
@@ -143,6 +194,8 @@ def run(args):
                     if c is not None and (typ == "err" or not body.get("ok", True)):
                         rejected.append((c, body.get("why") or body.get("msg")))
                     continue
+                if amends.take(typ, body):
+                    continue
                 if _handle(w, events, typ, body) == "over":
                     over = True
             return over
@@ -151,7 +204,7 @@ def run(args):
             try:
                 bl.rx_bytes += bl.link.pump(timeout)
             except OSError as e:
-                raise bl._lost(e)
+                raise bl.lost_error(e)
             items = list(bl.link.inbox)
             bl.link.inbox.clear()
             return take(items)
@@ -160,6 +213,10 @@ def run(args):
         try:
             # the game first: frames then carry its clock from the start
             bl.request_json("cfg", game_cmd.cfg_body(full))
+            # the game's Bakugan the mat cannot tell apart yet: said before the first throw
+            line = game_cmd.untaught_line(full, bl.state().get("taught"))
+            if line:
+                err.write(line + "\n")
             # the stream needs a faster line than the REPL's 115,200 baud: the
             # board switches once its ack is out, the host follows, and only
             # then starts the stream (serial-protocol-v1, `raw`)
@@ -209,6 +266,7 @@ def run(args):
                 board_lost0 = h.get("tx_drops")
             except UserError as e:
                 err.write("warning: %s\n" % e)
+            amends.flush()
             w.head()
             out.close()
             if events is not None:
@@ -259,8 +317,8 @@ def load_play(path):
             ev = json.loads(line)
         except ValueError as e:
             raise UserError("%s: line %d: not valid JSON (%s)" % (path, lineno, getattr(e, "msg", e)))
-        if type(ev) is not dict or ev.get("ev") not in CONTROL_EVS:
-            raise UserError("%s: line %d: expected a control event (ev: %s)" % (path, lineno, ", ".join(CONTROL_EVS)))
+        if type(ev) is not dict or ev.get("ev") not in control_evs():
+            raise UserError("%s: line %d: expected a control event (ev: %s)" % (path, lineno, ", ".join(control_evs())))
         if type(ev.get("t")) is not int or ev["t"] < 0:
             raise UserError("%s: line %d: 't' must be a non-negative integer of milliseconds" % (path, lineno))
         out.append(ev)
@@ -268,11 +326,50 @@ def load_play(path):
     return out
 
 
+class AmendUndos:
+    """The board echoes every `undo` it accepts, also those its own amend
+    feeds (firmware/match.py: a sensed `ident` or `unland`, or a player's
+    `which`, takes the landing back with undos and lands the one named). A
+    replay redoes that amend from the ident (sensed again from the frames)
+    or the `which` (a control in the log): the amend's undos in the log
+    would take back two events more. So an undo echo of an ident's or
+    unland's millisecond is dropped, and undo echoes are held until the
+    board's tick is over (the next frame or control): a `which` of their
+    millisecond claims them. A player's own undo (BACK held, the phone,
+    `game input`) is logged."""
+
+    def __init__(self, w):
+        self.w = w
+        self.held = []
+        self.amend_t = None
+
+    def take(self, typ, body):
+        """True when the item was an undo echo (held or dropped)."""
+        if type(body) is not dict:
+            return False
+        if typ == "mat" and body.get("ev") in ("ident", "unland"):
+            self.amend_t = body.get("t")
+        elif typ == "input" and body.get("ev") == "undo":
+            if body.get("t") != self.amend_t:
+                self.held.append(body)
+            return True
+        elif typ == "input" and body.get("ev") == "which":
+            self.held = [u for u in self.held if u.get("t") != body.get("t")]
+        if typ in ("frame", "input"):
+            self.flush()
+        return False
+
+    def flush(self):
+        for u in self.held:
+            self.w.control(u)
+        self.held = []
+
+
 def _handle(w, events, typ, body):
     if typ == "frame":
         w.frame(body["t"], body["c"])
     elif typ == "input":
-        if type(body) is dict and body.get("ev") in CONTROL_EVS:
+        if type(body) is dict and body.get("ev") in control_evs():
             w.control(body)
     elif typ == "game":
         if events is not None:

@@ -92,12 +92,25 @@ def run(args):
             from host_tools.commands.game import header_from_file
             header = header_from_file(args.game)
         else:
-            header = bl.state().get("header")
+            # the game on the board (`state` names only the players: its decks come with `header`);
+            # also when the Bakugan are named: whose they are says which pairs matter
+            _, ack = bl.request("header")
+            header = ack.get("header") if type(ack) is dict else None
         if not names:
             if not header:
                 raise UserError("which Bakugan? name them (`bakumat register drago tigrerra`), or pass --game FILE, "
                                 "or start a game first (`bakumat game new`)")
             names = bakugan_of(header)
+            if not args.game:
+                # the game's Bakugan the mat has not learnt yet (naming one teaches it again)
+                known = bl.state().get("taught") or []
+                if [b for b in names if b in known]:
+                    err.write("already taught: %s (name one to teach it again)\n"
+                              % ", ".join(b for b in names if b in known))
+                names = [b for b in names if b not in known]
+                if not names:
+                    err.write("the mat knows every Bakugan of the game\n")
+                    return 0
         zones = [z["id"] for z in bl.board["zones"]] if bl.board else list(range(16))
         if args.zone is not None and args.zone not in zones:
             raise UserError("--zone: no zone %d on this board" % args.zone)

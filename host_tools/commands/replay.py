@@ -9,8 +9,8 @@ only: "why was this landing missed?").
 """
 import sys
 
-from host_tools import fwpath
 from host_tools.errors import UserError
+from host_tools.logs.eventreplay import replay_events
 from host_tools.logs.logfile import kind_of, read_lines
 
 
@@ -23,53 +23,6 @@ def add_arguments(p):
                    help="raw logs: each decision with how long the sensing waited and why, and the still fields "
                         "it never decided")
     p.add_argument("--zone", type=int, help="with --why: only this zone")
-
-
-def replay_events(lines, path, as_json, out):
-    fwpath.ensure()
-    from referee import events
-    from referee.errors import SetupError
-    from referee.journal import Journal
-    from store import eventlog
-
-    game_box = []
-    write = out.write
-
-    if as_json:
-        def sink(o):
-            write(events.encode_json(o) + "\n")
-    else:
-        import json
-        from host_tools.words import Words
-        words = []
-
-        def sink(o):
-            if not words:
-                words.append(Words(game_box[0].header))
-            write(words[0].line(json.loads(events.encode_json(o))) + "\n")
-
-    class _Sink:
-        # The text transcript needs the game for names; it exists once the
-        # header is read, before the first output event.
-        def __call__(self, o):
-            sink(o)
-
-    try:
-        game = None
-        t = 0
-        for lineno, obj in eventlog.iter_log(lines, deep=False):  # Journal() runs the mode's checks
-            if game is None:
-                game = Journal(obj, _Sink())
-                game_box.append(game)
-            else:
-                t = obj["t"]
-                game.feed(obj)
-        game.finish(t)
-    except eventlog.LogError as e:
-        raise UserError("%s: %s" % (path, e))
-    except SetupError as e:
-        raise UserError("%s: line 1: %s" % (path, e))
-    return game
 
 
 def run(args):

@@ -13,6 +13,7 @@ a script) the board keeps serving until it is stopped (Ctrl-C, SIGTERM or
 `--for`).
 """
 import os
+import re
 import signal
 import sys
 import time
@@ -58,7 +59,7 @@ def add_arguments(p):
     p.add_argument("--web", type=int, metavar="PORT", default=None,
                    help="serve the board's phone page on 127.0.0.1:PORT (0: any free port; default: off)")
     p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: the world `diag plate` "
-                                   "measured, kept in --dir's calib.json, else capture)")
+                                   "measured, kept in --dir's calib.json, else the mat's nominal world, else capture)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 64K (default: the binary's)")
     p.add_argument("--script", help="scenario lines to apply at start (a file; times count from the start)")
     p.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds (no console)")
@@ -156,7 +157,8 @@ def console_line(vb, live, cmd):
     try:
         done = live.add(cmd)
     except sim.ScenarioError as e:
-        return "not done: %s (help lists what the console takes)" % e.msg
+        # (the simulator's own clock in its message is not the board's: a console line happens now)
+        return "not done: %s (help lists what the console takes)" % re.sub(r" at -?\d+\.\d+ ?s\b", "", e.msg)
     if done is None:
         return "nothing to do"
     words = done.describe()
@@ -187,6 +189,10 @@ def run(args):
         board = worlds.with_world(board, name)
     except worlds.WorldError as e:
         raise UserError("--world: %s" % e)
+    if worlds.get(name).computed and "wiring" in board:
+        # the board's detector fits the kernel table of the world it senses (as the demo's)
+        from host_tools.boards import kernels
+        board["kernels"] = kernels.build(board, name)
     script = None
     if args.script:
         try:
@@ -197,6 +203,13 @@ def run(args):
     vb = vboard.VBoard(board, workdir=args.dir, lockstep=False, port=port, heapsize=args.heap, lfs=args.lfs,
                        web=args.web)
     out = sys.stdout
+
+    def took():
+        # the link serves one program at a time, like a USB port: say so where the user looks
+        out.write("note: another program took the board's link; the one that held it lost it (to watch and act "
+                  "at once, keep one `bakumat monitor` on the board and give the other commands its --port)\n")
+        out.flush()
+    vb.on_takeover = took
     # a server runs until it is stopped: SIGTERM (kill) stops it as Ctrl-C does
     # (and SIGINT even where a shell started it with SIGINT ignored, as `&` does)
     old = [(s, signal.signal(s, _on_signal)) for s in (signal.SIGTERM, signal.SIGINT)]

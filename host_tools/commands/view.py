@@ -10,9 +10,9 @@ fetched from the internet.
 """
 import sys
 import time
-import webbrowser
 
 from host_tools.errors import UserError
+from host_tools.webview.server import open_browser
 
 
 def add_arguments(p):
@@ -31,15 +31,6 @@ def add_arguments(p):
                    help="HTTP port on 127.0.0.1 (default 8765; 0 picks a free one)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser, just print the address")
     p.add_argument("--verbose", action="store_true", help="log every HTTP request")
-
-
-def open_browser(url, out=sys.stdout):
-    try:
-        ok = webbrowser.open(url)
-    except Exception:  # no browser configured: the address is printed anyway
-        ok = False
-    if not ok:
-        out.write("(no browser found: open %s yourself)\n" % url)
 
 
 def serve_until_interrupted(srv, out=sys.stdout, banner=None, browser=False):

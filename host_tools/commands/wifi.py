@@ -200,7 +200,7 @@ def _show_from_app(port):
 
 
 def run(args):
-    from host_tools.commands import deploy as dcmd
+    from host_tools.device import maintenance
     out = sys.stdout
     err = sys.stderr
     doc = None
@@ -218,7 +218,7 @@ def run(args):
             for line in shown:
                 out.write(line + "\n")
             return 0
-    in_maint = dcmd.ask_maintenance(port, err)
+    in_maint = maintenance.ask_maintenance(port, err)
     mp = transport.Mpremote(port, timeout=60)
     if args.action == "show":
         text = mp.read_text(PATH)
@@ -230,8 +230,8 @@ def run(args):
     if getattr(args, "no_reset", False):
         err.write("left the board in maintenance mode (--no-reset): it reads %s at its next boot\n" % PATH)
     else:
-        dcmd._restart(mp, in_maint, err)
-        dcmd.confirm_app(port, None, args.timeout, err)
+        maintenance.restart(mp, in_maint, err)
+        maintenance.confirm_app(port, None, args.timeout, err)
     if args.action == "show":
         if text is None:
             out.write("no %s on the board: no Wi-Fi, no phone page (bakumat wifi ap or join)\n" % PATH)

@@ -25,6 +25,11 @@ import time
 from host_tools import fwpath
 from host_tools.errors import UserError
 
+# The board the demo plays on unless told otherwise: the reference ESP32-S3
+# board on the amr2 mat (hardware/amr2.md), simulated in the mat's nominal
+# world with the kernel fit; `--board esp32_devkitc` is the Hall mat in the
+# old `capture` world.
+DEMO_BOARD = "esp32s3_devkitc1_amr2"
 PLAYERS = ("random", "human")
 DEMO_MODES = ("official", "big", "multi")  # modes the simulated players know how to play
 FIRMWARES = ("micropython", "cpython")
@@ -34,7 +39,18 @@ EOF = object()  # in the answers queue: the terminal's input ended
 
 # ------------------------------------------------------------------ the mat
 
-class FirmwareMat:
+class _Mat:
+    """What both mats share: the events they sensed, collected under their
+    lock for the terminal and the page."""
+
+    def take_sensed(self):
+        with self.lock:
+            s = self.sensed
+            self.sensed = []
+            return s
+
+
+class FirmwareMat(_Mat):
     """Sensing pipeline + referee on CPython (firmware/match.py), with the
     firmware's LED feedback, published as web API states."""
 
@@ -46,9 +62,7 @@ class FirmwareMat:
         self.tracker = Tracker(board, header)
         self.lock = threading.Lock()
         self.sensed = []
-        # the referee behind a journal, as on the board: `undo` takes back the last event
-        from referee.journal import Journal
-        self.tracker.game = Journal(header, self.tracker._out)
+        # the tracker's referee is behind a journal, as on the board: `undo` takes back the last event
         self.match = Match(board, self.tracker.game, self._sensed)
         self.t = 0
 
@@ -80,12 +94,6 @@ class FirmwareMat:
     def over(self):
         return self.tracker.game.view()["phase"] == "over"
 
-    def take_sensed(self):
-        with self.lock:
-            s = self.sensed
-            self.sensed = []
-            return s
-
     def view(self):
         return self.tracker.game.view()
 
@@ -103,7 +111,7 @@ class FirmwareMat:
         pass
 
 
-class VBoardMat:
+class VBoardMat(_Mat):
     """The real firmware (firmware/app.py) under the micropython binary on
     the virtual board (host_tools/vboard/__init__.py, lockstep clock): it only gets
     the simulated sensor frames and the control events over the serial
@@ -189,10 +197,7 @@ class VBoardMat:
             while pending and base + pending[0]["t"] <= T:
                 body = pending.pop(0)
                 body.pop("t", None)
-                sent0 = vb._forwarded
-                tx0 = link.tx_bytes
-                link.send("ctl", body)
-                vb.settle_serial(sent0 + link.tx_bytes - tx0)
+                vb.send(link, "ctl", body)
         vb.on_advance = advance
         try:
             while self.t < end and not pacer.stop.is_set() and not self.over:
@@ -220,12 +225,6 @@ class VBoardMat:
     def over(self):
         v = self.tracker.view
         return bool(v) and v.get("phase") == "over"
-
-    def take_sensed(self):
-        with self.lock:
-            s = self.sensed
-            self.sensed = []
-            return s
 
     def view(self):
         return self.tracker.view
@@ -399,7 +398,7 @@ def _human_generator(rng, board, header, opts, ask, tell):
         lines.append("  help           this list")
         return "\n".join(lines)
 
-    class Gen(sgame._Gen):
+    class Gen(sgame.GameGen):
         def _gate(self, text):
             """`gate CARD ZONE` / `CARD ZONE` / `ZONE`: place a gate card; True when placed."""
             parts = text.replace("gate", " ", 1).split() if text.startswith("gate") else text.split()
@@ -429,11 +428,11 @@ def _human_generator(rng, board, header, opts, ask, tell):
 
         def place_gate(self, p):
             if p != HUMAN:
-                return sgame._Gen.place_gate(self, p)
+                return sgame.GameGen.place_gate(self, p)
             while True:
                 a = ask(self, "place a gate card: type ZONE (your first card) or CARD ZONE; help lists them", None)
                 if a is None or a is EOF:
-                    return sgame._Gen.place_gate(self, p)   # no answer: the first card, where the mat suggests
+                    return sgame.GameGen.place_gate(self, p)   # no answer: the first card, where the mat suggests
                 if a == "help":
                     tell(help_text(self))
                     continue
@@ -447,7 +446,7 @@ def _human_generator(rng, board, header, opts, ask, tell):
             if ev["ev"] == "resolve" and g.battle is not None and \
                     HUMAN in (g.bak_owner.get(g.battle[1]), g.bak_owner.get(g.battle[2])):
                 self._abilities()
-            return sgame._Gen.control(self, ev, card)
+            return sgame.GameGen.control(self, ev, card)
 
         def _abilities(self):
             g = self.g
@@ -466,14 +465,14 @@ def _human_generator(rng, board, header, opts, ask, tell):
                          % (str(a), ", ".join(left) or "none"))
                     continue
                 self.t += int(self.rng.uniform(500, 1000))
-                if sgame._Gen.control(self, {"ev": "ability", "player": HUMAN, "card": card}):
+                if sgame.GameGen.control(self, {"ev": "ability", "player": HUMAN, "card": card}):
                     tell("you play %s" % words.card(card))
                 else:
                     tell("%s cannot be played now" % card)
 
         def throw(self, p, bid):
             if p != HUMAN:
-                return sgame._Gen.throw(self, p, bid)
+                return sgame.GameGen.throw(self, p, bid)
             while True:
                 z = ask(self, None, bid)
                 if z in ("m", "miss"):
@@ -528,11 +527,9 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
     firmware: "micropython" (the firmware app on the virtual board, the
     real interpreter) or "cpython" (the same sensing and referee modules
     imported here: quicker to start, for tests).
-    world: the simulated physics (host_tools/sim/worlds.py; None: the default)."""
-    from host_tools import boards
-    from host_tools.sim import worlds
-    from host_tools.webview.timeline import default_board
-
+    board_name: the board folder (None: DEMO_BOARD).
+    world: the simulated physics (host_tools/sim/worlds.py; None: the
+    board's nominal world, else the default)."""
     out = out or sys.stdout
     if players not in PLAYERS:
         raise UserError("--players: expected one of %s, got %r" % (", ".join(PLAYERS), players))
@@ -540,11 +537,7 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
         raise UserError("--speed must be >= 0 (0: as fast as possible), got %s" % speed)
     if seed is None:
         seed = random.randrange(1, 100000)
-    board = boards.load(board_name or default_board())
-    try:
-        board = worlds.with_world(board, world)
-    except worlds.WorldError as e:
-        raise UserError("--world: %s" % e)
+    board = demo_board(board_name, world)
     rng = random.Random("demo:%s:%s" % (mode, seed))
     header = make_header(mode, rng)
     if firmware not in FIRMWARES:
@@ -558,13 +551,34 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
         mat.close()
 
 
+def demo_board(board_name=None, world=None):
+    """The board definition the demo plays: board_name (default DEMO_BOARD)
+    in `world` (default: its mat's nominal world, else worlds.DEFAULT),
+    with the detector that world calls for: in a computed world the kernel
+    table of that world (host_tools/boards/kernels.py, the kernel fit), as
+    `bakumat bench sensing --detector auto` does."""
+    from host_tools import boards
+    from host_tools.boards import kernels
+    from host_tools.sim import worlds
+    board = boards.load(board_name or DEMO_BOARD)
+    try:
+        name, _why = worlds.choose(world, board, None)
+        board = worlds.with_world(board, name)
+    except worlds.WorldError as e:
+        raise UserError("--world: %s" % e)
+    if worlds.get(name).computed:
+        board["kernels"] = kernels.build(board, name)
+    return board
+
+
 def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_browser, answers, linger, stop,
          on_url, firmware):
     from host_tools.webview import state as wstate
     term = Terminal(out, board, header, mat)
     names = [p["name"] for p in header["players"]]
-    term.write("BakuMat demo: %s game on board %s, seed %s, speed %gx, firmware under %s%s" % (
-        header.get("mode", "official"), board["name"], seed, speed,
+    term.write("BakuMat demo: %s game on board %s (mat %s, world %s, %s), seed %s, speed %gx, firmware under %s%s" % (
+        header.get("mode", "official"), board["name"], board.get("mat", board["name"]), board.get("world"),
+        "kernel fit" if board.get("kernels") else "sheet level", seed, speed,
         "the micropython binary (virtual board)" if firmware == "micropython" else "CPython",
         "" if players == "random" else "; you are %s (player 1)" % names[HUMAN]))
     for i, p in enumerate(header["players"]):
@@ -607,7 +621,7 @@ def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_b
         if on_url is not None:
             on_url(srv.url)
         if open_browser:
-            from host_tools.commands.view import open_browser as ob
+            from host_tools.webview.server import open_browser as ob
             ob(srv.url, out)
 
     pacer = Pacer(speed, stop)
@@ -672,26 +686,11 @@ def _stdin_answers(answers, board, out):
 
 
 def _render_stable(board, sc, seed, header, until=0):
-    """(frames, controls) of the scenario so far, rendered so that a longer
-    scenario gives the very same frames for the times already played: the
-    sensor model and the noise come from their own seeded generator, not the
-    one the scenario's actions draw from (world.run shares one, so each
-    re-render would shift every channel's offset and the pipeline would see
-    landings everywhere). Uses the simulator's internals (world._Builder,
-    world._render) until it offers an incremental run."""
-    from host_tools.sim import world
-    b = world._Builder(board, sc, random.Random("demo-build:%s" % (seed,)), header)
-    for a in sc.sorted_actions():
-        b.do(a)
-    tail = int(sc.settings.get("tail", 1.0) * 1000)
-    end = max(sc.end_ms, max([a["t"] for a in sc.actions] or [0])) + tail
-    for o in b.objs:
-        if o.phases and o.t1 < 1e11:
-            end = max(end, int(o.t1) + tail)
-    end = max(end, until)  # the players may have waited past their last action
-    b.controls.sort(key=lambda e: e["t"])
-    frames = world._render(board, b, random.Random("demo-render:%s" % (seed,)), sc.settings, end)
-    return frames, b.controls
+    """(frames, controls) of the scenario so far, the same frames for the
+    times already played however the game grows (sim.run_stable)."""
+    from host_tools import sim
+    res = sim.run_stable(board, sc, seed, header, until=until)
+    return res.frames, res.controls
 
 
 def _play_random(board, header, seed, mat, pacer, term, stop):
@@ -720,7 +719,7 @@ def _play_random(board, header, seed, mat, pacer, term, stop):
         term.update()
         term.write("%8.3fs  %s" % (gen.t / 1000.0, text))
 
-    gen = demo_players.WatchingGen(rng, board, sgame._header(rng, header), opts, mat, catch_up, say)
+    gen = demo_players.WatchingGen(rng, board, sgame.game_header(rng, header), opts, mat, catch_up, say)
     why = None
     try:
         gen.play()

@@ -72,13 +72,13 @@ def describe(board_view, table_view):
     return "; ".join(out) or "the mat's state differs"
 
 
-class WatchingGen(sgame._Gen):
+class WatchingGen(sgame.GameGen):
     """sim.game's generator whose players look at the mat after each pause
     and correct it. catch_up(gen) plays what was done so far on the mat;
     mat.current_view() is the board referee's view; say(gen, text) reports."""
 
     def __init__(self, rng, board, header, opts, mat, catch_up, say):
-        sgame._Gen.__init__(self, rng, board, header, opts)
+        sgame.GameGen.__init__(self, rng, board, header, opts)
         from referee.journal import Journal
         self.g = Journal(self.header)  # their record, with undo (for a swap)
         self.mat = mat
@@ -98,7 +98,7 @@ class WatchingGen(sgame._Gen):
         self.hist.append(canon(self.g.view()))
 
     def control(self, ev, card=False):
-        ok = sgame._Gen.control(self, ev, card)
+        ok = sgame.GameGen.control(self, ev, card)
         if ok and ev["ev"] != "register":
             e = dict(ev)
             e.pop("t", None)
@@ -106,7 +106,7 @@ class WatchingGen(sgame._Gen):
         return ok
 
     def feed_land(self, bid, zone, t):
-        ok = sgame._Gen.feed_land(self, bid, zone, t)
+        ok = sgame.GameGen.feed_land(self, bid, zone, t)
         if ok:
             self._record({"ev": "land", "bakugan": bid, "zone": zone})
         return ok

@@ -38,16 +38,22 @@ class BoardLink:
     def __exit__(self, *a):
         self.close()
 
-    def _lost(self, e):
+    def lost_error(self, e):
+        """The UserError for a link that went away under a command."""
+        hint = ""
+        if ports.is_url(self.port):
+            # the virtual board serves one program at a time; a monitor shares it
+            hint = (" (to watch and act at once, keep one `bakumat monitor` on the board and give the other "
+                    "commands its --port, socket://127.0.0.1:7001)")
         return UserError("lost the connection to the board on %s (%s): unplugged, reset, or another program "
-                         "took the port" % (self.port, e))
+                         "took the port%s" % (self.port, e, hint))
 
     def request(self, typ, body=None, timeout=5.0):
         from host_tools.device.link import LinkError
         try:
             return self.link.request(typ, body, timeout=timeout)
         except (OSError, EOFError) as e:
-            raise self._lost(e)
+            raise self.lost_error(e)
         except LinkError as e:
             if e.err_code == "unknown":
                 raise UserError("the firmware on the board (%s) does not know the request %r: update it with "
@@ -57,19 +63,13 @@ class BoardLink:
     def request_json(self, typ, text, timeout=5.0):
         """request() with a body that is JSON text already (compact, so a big
         game header fits the board's frame limit)."""
-        from host_tools.device.link import REPLIES, LinkError, codec
+        from host_tools.device.link import REPLIES, LinkError
         link = self.link
-        send_json = getattr(link, "send_json", None)
         try:
-            if send_json is not None:
-                seq = send_json(typ, text)
-            else:
-                link._seq = (link._seq % 65535) + 1
-                seq = link._seq
-                link.write_raw(codec.encode_json(seq, typ, text))
+            seq = link.send_json(typ, text)
             _, rtyp, rbody = link.wait_for(lambda f: f[0] == seq and f[1] in REPLIES, timeout)
         except (OSError, EOFError) as e:
-            raise self._lost(e)
+            raise self.lost_error(e)
         if rtyp == "err":
             raise LinkError("board refused %s: %s: %s" % (typ, rbody.get("code"), rbody.get("msg")),
                             rbody.get("code"), rbody)
@@ -84,7 +84,7 @@ class BoardLink:
         try:
             self.rx_bytes += self.link.pump(timeout)
         except (OSError, EOFError) as e:
-            raise self._lost(e)
+            raise self.lost_error(e)
         out = [f for f in self.link.inbox if f[1] not in REPLIES]
         self.link.inbox.clear()
         return out

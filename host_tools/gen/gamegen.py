@@ -33,6 +33,24 @@ def player_name(players, k):
     return "%s %d" % (NAMES[k], len(players) + 1)
 
 
+def bakugan_ids(n):
+    """n distinct Bakugan ids: the BAKUGAN names, then "drago2"... for more."""
+    ids = list(BAKUGAN)
+    k = 2
+    while len(ids) < n:
+        ids.extend(["%s%d" % (b, k) for b in BAKUGAN])
+        k += 1
+    return ids
+
+
+def gate_bonus(rng):
+    """A gate card's bonus: one to three attributes, each with its G."""
+    bonus = {}
+    for a in rng.sample(ATTRS, rng.randrange(1, 4)):
+        bonus[a] = rng.choice((-50, -30, 30, 50, 80, 100, 120))
+    return bonus
+
+
 def random_header(rng, n_bakugan=3, n_gates=3, target=3, mode="official"):
     players = []
     pool = list(BAKUGAN)
@@ -43,10 +61,7 @@ def random_header(rng, n_bakugan=3, n_gates=3, target=3, mode="official"):
                 for _ in range(n_bakugan)]
         gates = []
         for j in range(n_gates):
-            bonus = {}
-            for a in rng.sample(ATTRS, rng.randrange(1, 4)):
-                bonus[a] = rng.choice((-50, -30, 30, 50, 80, 100, 120))
-            gates.append({"id": "p%d-gate%d" % (i, j), "bonus": bonus})
+            gates.append({"id": "p%d-gate%d" % (i, j), "bonus": gate_bonus(rng)})
         abil = [{"id": "p%d-card%d" % (i, j), "effect": dict(rng.choice(EFFECTS))} for j in range(3)]
         players.append({"name": name, "bakugan": baks, "gates": gates, "abilities": abil})
     return {"bakumat": "events", "version": 1, "mode": mode, "first": rng.randrange(2),
@@ -63,7 +78,8 @@ def placeable(g):
     return free
 
 
-def _legal(rng, g):
+def legal_event(rng, g):
+    """A legal event for the game's state (the referee `g` as the oracle)."""
     from referee.engine import OVER, REFILL, SETUP, UNUSED
     if g.phase in (SETUP, REFILL):
         p = rng.choice([i for i in range(g.n) if g.owe[i] > 0])
@@ -109,7 +125,7 @@ def _legal(rng, g):
     return {"ev": "land", "bakugan": b, "zone": rng.choice(gates)}
 
 
-def _wrong(rng, g):
+def doubtful_event(rng, g):
     """A deliberately doubtful event: any id, any zone, any player."""
     kind = rng.choice(("gate", "land", "miss", "ability", "resolve", "choose"))
     p = rng.randrange(g.n)
@@ -159,8 +175,8 @@ def play(rng, hdr, wrong, max_events, legal=None, wrong_event=None):
     import referee
     from referee.engine import OVER
 
-    legal = legal or _legal
-    wrong_event = wrong_event or _wrong
+    legal = legal or legal_event
+    wrong_event = wrong_event or doubtful_event
     g = referee.new_game(hdr)
     events = []
     t = 0

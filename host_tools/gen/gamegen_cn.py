@@ -38,19 +38,10 @@ MAX_EVENTS = 700
 COMMANDS = ("fire-tornado", "aqua-shield", "quake", "light-beam", "shadow", "gale")
 
 
-def _ids(n):
-    ids = list(gamegen.BAKUGAN)
-    k = 2
-    while len(ids) < n:
-        ids.extend(["%s%d" % (b, k) for b in gamegen.BAKUGAN])
-        k += 1
-    return ids
-
-
 def random_header(rng, mode):
     counts, nb, nc, na = SPECS[mode]
     n = rng.choice(counts)
-    pool = _ids(n * nb)
+    pool = gamegen.bakugan_ids(n * nb)
     rng.shuffle(pool)
     players = []
     for i in range(n):
@@ -59,9 +50,7 @@ def random_header(rng, mode):
         baks = [{"id": pool.pop(), "attr": attrs[k], "g": rng.randrange(200, 600, 10)} for k in range(nb)]
         gates = []
         for j in range(nc if nc is not None else 6 // n + (i < 6 % n)):
-            bonus = {}
-            for a in rng.sample(gamegen.ATTRS, rng.randrange(1, 4)):
-                bonus[a] = rng.choice((-50, -30, 30, 50, 80, 100, 120))
+            bonus = gamegen.gate_bonus(rng)
             gates.append({"id": "p%d-card%d" % (i, j), "bonus": bonus, "hsp": rng.randrange(0, 200, 10)})
         p = {"name": gamegen.NAMES[i % len(gamegen.NAMES)] + ("" if i < len(gamegen.NAMES) else str(i)),
              "bakugan": baks, "gates": gates}
@@ -179,19 +168,6 @@ def random_game(seed, mode, wrong=0.05, max_events=MAX_EVENTS, header=None):
     """(header, [events]) of a game of `mode` played until it is over (or
     the event budget runs out). Deterministic for a seed."""
     fwpath.ensure()
-    import referee
-    from referee.engine import OVER
-
     rng = random.Random("%s-%d" % (mode, seed))
     hdr = header or random_header(rng, mode)
-    g = referee.new_game(hdr)
-    events = []
-    t = 0
-    while g.phase != OVER and len(events) < max_events:
-        t += rng.randrange(100, 4000, 100)
-        ev = _wrong(rng, g) if rng.random() < wrong else _legal(rng, g)
-        ev = dict(ev)
-        ev["t"] = t
-        events.append(ev)
-        g.feed(ev)
-    return hdr, events
+    return gamegen.play(rng, hdr, wrong, max_events, _legal, _wrong)

@@ -32,27 +32,11 @@ EXPECTED_KINDS = {"multi": _BASIC, "big": _BASIC, "official+x": _EXTRAS, "big+x"
 GATE_COLOURS = ("gold", "silver", "copper")
 
 
-def _bakugan_ids(n):
-    ids = list(gamegen.BAKUGAN)
-    k = 2
-    while len(ids) < n:
-        ids.extend(["%s%d" % (b, k) for b in gamegen.BAKUGAN])
-        k += 1
-    return ids
-
-
-def _gate_bonus(rng):
-    bonus = {}
-    for a in rng.sample(gamegen.ATTRS, rng.randrange(1, 4)):
-        bonus[a] = rng.choice((-50, -30, 30, 50, 80, 100, 120))
-    return bonus
-
-
 def random_header(rng, name):
     counts, deck, extras = SPECS[name]
     mode = name.split("+")[0]
     n = rng.choice(counts)
-    pool = _bakugan_ids(n * deck)
+    pool = gamegen.bakugan_ids(n * deck)
     rng.shuffle(pool)
     players = []
     for i in range(n):
@@ -62,7 +46,7 @@ def random_header(rng, name):
         gates = []
         seen = []
         while len(gates) < deck:
-            bonus = _gate_bonus(rng)
+            bonus = gamegen.gate_bonus(rng)
             if bonus in seen:
                 continue  # the Big Game wants all cards different
             seen.append(bonus)
@@ -153,7 +137,7 @@ def _legal_extras(rng, g):
         cands = [b for b in g.bak_ids if b in g.evo and g.bak_owner[b] == p and g.loc[b] < 0 and g.loc[b] >= -2]
         if cands:
             return {"ev": "evolve", "player": p, "bakugan": rng.choice(cands)}
-    return gamegen._legal(rng, g)
+    return gamegen.legal_event(rng, g)
 
 
 def _wrong_extras(rng, g):
@@ -170,7 +154,7 @@ def _wrong_extras(rng, g):
         return {"ev": "evolve", "player": p, "bakugan": rng.choice(g.bak_ids)}
     if r < 0.28:
         return {"ev": "pure", "player": p, "attr": rng.choice(gamegen.ATTRS)}
-    return gamegen._wrong(rng, g)
+    return gamegen.doubtful_event(rng, g)
 
 
 def random_game(seed, name, wrong=0.05, max_events=None):

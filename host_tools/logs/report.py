@@ -39,12 +39,25 @@ def game_outputs(path):
         except (StopIteration, rawlog.RawLogError) as e:
             raise UserError("%s: %s" % (path, e))
     elif kind == "events":
-        from host_tools.commands.replay import replay_events
+        from host_tools.logs.eventreplay import replay_events
         game = replay_events(lines, path, True, out)
         header = game.header
     else:
         raise UserError("%s: not a BakuMat log (an event log or a raw sensor log)" % path)
     return header, [json.loads(x) for x in out.getvalue().splitlines() if x.strip()]
+
+
+def _ended_by_hand(path):
+    """An event log holding the `end` input (`bakumat game end`)."""
+    from host_tools.logs.logfile import read_lines
+    for x in read_lines(path)[1:]:
+        if '"end"' in x:
+            try:
+                if json.loads(x).get("ev") == "end":
+                    return True
+            except ValueError:
+                pass
+    return False
 
 
 def _e(x):
@@ -61,6 +74,11 @@ def build(path, title=None):
             g_of[b.get("id")] = b
     end = next((e for e in reversed(evs) if e.get("ev") == "end"), None)
     result = w.end_line(end) if end else "the game is not over in this log"
+    if end and end.get("winner") is None and not any(e.get("ev") in ("win", "stalemate") for e in evs) \
+            and not _ended_by_hand(path):
+        # a replay ends the game where the log stops: a recording stopped
+        # mid-game is not a game without a winner
+        result = "no winner yet: the log stops before the game is decided (%s)" % w.score(end.get("captured"))
     name = _e(title or "BakuMat game: " + " vs ".join(w.names))
     out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
@@ -85,43 +103,38 @@ def build(path, title=None):
                    % (i % 4, _e(w.who(i)), _e(baks), _e(gates), _e(abil)))
     out.append("</table>")
     # the battles and their arithmetic
-    battles = [e for e in evs if e.get("ev") == "battle"]
-    out.append("<h2>Battles</h2>")
-    if not battles:
-        out.append("<p>No battle in this game.</p>")
-    else:
-        out.append("<table id=\"battles\"><tr><th>time</th><th>zone</th><th>Bakugan</th><th class=\"num\">G</th>"
-                   "<th class=\"num\">gate</th><th class=\"num\">abilities</th><th class=\"num\">power</th></tr>")
-        for b in battles:
-            parts = b.get("parts") or {}
-            power = b.get("power") or {}
-            side = [b.get("attacker"), b.get("defender")]
-            for k, bid in enumerate(side):
-                g, gate, ab = (parts.get(bid) or [0, 0, 0])[:3]
-                owner = next((i for i, p in enumerate(players)
-                              if any(x.get("id") == bid for x in p.get("bakugan") or ())), None)
-                cls = " class=\"win\"" if bid == b.get("winner") else ""
-                lead = ("<td rowspan=\"2\">%s</td><td rowspan=\"2\">%s</td>" % (_e(stamp(b.get("t")).strip()),
-                                                                                 _e(b.get("zone")))) if k == 0 else ""
-                out.append("<tr%s>%s<td>%s%s</td><td class=\"num\">%d</td><td class=\"num\">%+d</td>"
-                           "<td class=\"num\">%+d</td><td class=\"num\">%d%s</td></tr>"
-                           % (cls, lead, _e(bid), (" (%s)" % _e(w.who(owner))) if owner is not None else "",
-                              g, gate, ab, power.get(bid, g + gate + ab),
-                              " &#10003; wins" if bid == b.get("winner") else ""))
-        out.append("</table>")
+    def battle_rows(b):
+        parts = b.get("parts") or {}
+        power = b.get("power") or {}
+        rows = []
+        for k, bid in enumerate([b.get("attacker"), b.get("defender")]):
+            g, gate, ab = (parts.get(bid) or [0, 0, 0])[:3]
+            owner = next((i for i, p in enumerate(players)
+                          if any(x.get("id") == bid for x in p.get("bakugan") or ())), None)
+            cls = " class=\"win\"" if bid == b.get("winner") else ""
+            lead = ("<td rowspan=\"2\">%s</td><td rowspan=\"2\">%s</td>" % (_e(stamp(b.get("t")).strip()),
+                                                                             _e(b.get("zone")))) if k == 0 else ""
+            rows.append("<tr%s>%s<td>%s%s</td><td class=\"num\">%d</td><td class=\"num\">%+d</td>"
+                        "<td class=\"num\">%+d</td><td class=\"num\">%d%s</td></tr>"
+                        % (cls, lead, _e(bid), (" (%s)" % _e(w.who(owner))) if owner is not None else "",
+                           g, gate, ab, power.get(bid, g + gate + ab),
+                           " &#10003; wins" if bid == b.get("winner") else ""))
+        return rows
+
+    _table(out, "Battles", [e for e in evs if e.get("ev") == "battle"], "No battle in this game.",
+           "<table id=\"battles\"><tr><th>time</th><th>zone</th><th>Bakugan</th><th class=\"num\">G</th>"
+           "<th class=\"num\">gate</th><th class=\"num\">abilities</th><th class=\"num\">power</th></tr>",
+           battle_rows)
+
     # the captures
-    caps = [e for e in evs if e.get("ev") == "capture"]
-    out.append("<h2>Captures</h2>")
-    if not caps:
-        out.append("<p>No gate card was captured.</p>")
-    else:
-        out.append("<table id=\"captures\"><tr><th>time</th><th>player</th><th>gate card</th><th>zone</th>"
-                   "<th>how</th></tr>")
-        for c in caps:
-            out.append("<tr><td>%s</td><td class=\"p%d\">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>"
-                       % (_e(stamp(c.get("t")).strip()), (c.get("player") or 0) % 4, _e(w.who(c.get("player"))),
-                          _e(w.gate(c.get("gate"))), _e(c.get("zone")), _e(c.get("reason"))))
-        out.append("</table>")
+    def capture_rows(c):
+        return ["<tr><td>%s</td><td class=\"p%d\">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>"
+                % (_e(stamp(c.get("t")).strip()), (c.get("player") or 0) % 4, _e(w.who(c.get("player"))),
+                   _e(w.gate(c.get("gate"))), _e(c.get("zone")), _e(c.get("reason")))]
+
+    _table(out, "Captures", [e for e in evs if e.get("ev") == "capture"], "No gate card was captured.",
+           "<table id=\"captures\"><tr><th>time</th><th>player</th><th>gate card</th><th>zone</th>"
+           "<th>how</th></tr>", capture_rows)
     # the whole game, in words
     out.append("<h2>The game, move by move</h2><ol class=\"log\" id=\"log\">")
     for e in evs:
@@ -130,6 +143,19 @@ def build(path, title=None):
     out.append("<footer>Made by <code>bakumat report</code> from %s: the referee's decisions replayed from the "
                "log with the mat's own firmware.</footer></body></html>" % _e(_base(path)))
     return "\n".join(out) + "\n"
+
+
+def _table(out, title, items, empty, table_head, rows_of):
+    """A section: its heading, then a table with rows_of(item) for each item
+    (a list of <tr> lines), or a line saying there are none."""
+    out.append("<h2>%s</h2>" % title)
+    if not items:
+        out.append("<p>%s</p>" % empty)
+        return
+    out.append(table_head)
+    for item in items:
+        out.extend(rows_of(item))
+    out.append("</table>")
 
 
 def _base(path):

@@ -12,16 +12,21 @@ control events and ground truth out.
                     # an open that answers a `register` has "lesson": True (not a throw);
                     # roll: each zone a ball crosses without opening, zone None when it leaves the mat
     res.raw_lines(header)   # raw log v1 lines
+    res = sim.run_stable(board, sc, seed, header, until=ms)  # a growing game: the frames
+                    # already played stay the same (the live demo renders as it goes)
+    gen = sim.GameGen(rng, board, sim.game_header(rng, header), opts)  # the game generator;
+                    # a subclass plays a side its own way through its hooks (the demo's players)
 
 Physics and the numbers behind the defaults: hardware/sensing-physics.md.
 """
 from host_tools.sim.scenario import Scenario, ScenarioError
 from host_tools.sim.scenario import parse as parse_scenario
-from host_tools.sim.world import SimResult, run
+from host_tools.sim.world import SimResult, run, run_stable
+from host_tools.sim.game import GameGen, game_header
 from host_tools.sim.bakugan import default_props
 
-__all__ = ("Scenario", "ScenarioError", "parse_scenario", "run", "SimResult", "random_game",
-           "default_props", "idle_frames")
+__all__ = ("Scenario", "ScenarioError", "parse_scenario", "run", "run_stable", "SimResult", "random_game",
+           "GameGen", "game_header", "default_props", "idle_frames")
 
 
 def random_game(seed, board, header=None, **options):

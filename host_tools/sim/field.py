@@ -25,6 +25,17 @@ MU0_4PI = 1.0e-7
 _CORE_FLUX = 2.0 * 0.5 * 2.0 / (3.0 * math.sqrt(3.0))  # 0.3849, times mu0 m / d
 
 
+def tilted_axes(tilt_deg, n):
+    """A magnet's axis upright, then leaning tilt_deg in n directions
+    evenly around: [(ux, uy, uz)], n + 1 unit vectors."""
+    out = [(0.0, 0.0, 1.0)]
+    t = math.radians(tilt_deg)
+    for k in range(n):
+        a = k * 2.0 * math.pi / n
+        out.append((math.sin(t) * math.cos(a), math.sin(t) * math.sin(a), math.cos(t)))
+    return out
+
+
 def dipole_bz(m, ux, uy, uz, mx, my, mz, sx, sy, sz=0.0):
     """Bz in mT at sensor (sx, sy, sz) of a dipole of moment m (A m^2) along the
     unit vector (ux, uy, uz), centred at (mx, my, mz) mm."""

@@ -28,7 +28,9 @@ DEFAULTS = {
 GUARD_STEPS = 400  # at most this many turns, battles, choices and refills: a loop never runs away
 
 
-def _header(rng, header):
+def game_header(rng, header):
+    """The header a generated game is played under: `header`'s mode, first,
+    target and players (a random official one when None)."""
     if header is None:
         from host_tools.gen import gamegen
         header = gamegen.random_header(rng)
@@ -40,7 +42,14 @@ def _header(rng, header):
     return out
 
 
-class _Gen:
+class GameGen:
+    """Plays a game against the referee and writes it down as a Scenario
+    (play() returns it). A subclass plays a side its own way by overriding
+    the hooks: place_gate(p) and throw(p, bid) (a player's move),
+    control(ev, card) and feed_land(bid, zone, t) (each event as it is fed
+    to the referee: the demo's players record them there); `look`, a
+    function of the generator, runs after each of the players' pauses."""
+
     def __init__(self, rng, board, header, opts):
         fwpath.ensure()
         import referee
@@ -337,5 +346,5 @@ def random_game(seed, board, header=None, **options):
             raise TypeError("random_game: unknown option %r" % k)
         opts[k] = options[k]
     rng = random.Random("game:%s" % (seed,))
-    hdr = _header(rng, header)
-    return _Gen(rng, board, hdr, opts).play()
+    hdr = game_header(rng, header)
+    return GameGen(rng, board, hdr, opts).play()

@@ -36,12 +36,7 @@ def counts_per_mT(mv_per_mt):
 
 
 def _tilts():
-    out = [(0.0, 0.0, 1.0)]
-    t = math.radians(TILT_WORST)
-    for k in range(8):
-        a = k * math.pi / 4
-        out.append((math.sin(t) * math.cos(a), math.sin(t) * math.sin(a), math.cos(t)))
-    return out
+    return F.tilted_axes(TILT_WORST, 8)
 
 
 class Mat:

@@ -34,6 +34,8 @@ import os
 
 import numpy as np
 
+from host_tools import cachefiles
+
 PLATE_W = 56.0
 PLATE_H = 82.0
 CELL_MM = 2.0
@@ -209,13 +211,7 @@ class PlateTerm:
             if self._sheets is None:
                 self._sheets = Sheets(self.perm, self.zp)
             tb = site_table(self._sheets, sx, sy)
-            try:
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                tmp = path + ".tmp%d.npy" % os.getpid()
-                np.save(tmp, tb)
-                os.replace(tmp, path)
-            except OSError:
-                pass  # a read-only cache only costs time
+            cachefiles.store(path, lambda tmp: np.save(tmp, tb), suffix=".npy")
         self._tables[k] = tb
         return tb
 

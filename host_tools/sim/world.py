@@ -76,7 +76,7 @@ def channel_axis(sensor):
 class Geometry:
     def __init__(self, board, world=None):
         self.board = board
-        self.world = _worlds.get(world or board.get("world") or _worlds.default_name())
+        self.world = _worlds.get(world or board.get("world") or _worlds.default_name(board))
         self.card_top = float(board["sensor_plane_to_card_top_mm"])
         card = board.get("card") or {}
         self.card_w = float(card.get("w", 62.0))
@@ -645,12 +645,40 @@ class _Builder:
 def run(board, sc, seed=0, header=None, world=None):
     """Simulate scenario `sc` on `board` (a dict from boards.load or a name) in
     `world` (a name from host_tools/sim/worlds.py; default: the board's
-    "world" key, else worlds.DEFAULT)."""
+    "world" key, else $BAKUMAT_WORLD, else the mat's nominal world, else
+    worlds.DEFAULT)."""
     if isinstance(board, str):
         board = _boards.load(board)
     rng = random.Random("sim:%s" % (seed,))
     if header is None:
         header = getattr(sc, "header", None)
+    b, end = _build(board, sc, rng, header, world)
+    frames = _render(board, b, rng, sc.settings, end)
+    return SimResult(board, frames, b.controls, b.truth, b.props)
+
+
+def run_stable(board, sc, seed=0, header=None, world=None, until=0):
+    """Like run(), but a longer scenario gives the very same frames for the
+    times already played, so a live view can render a game as it grows and
+    play only the new frames: the sensor model and the noise draw from their
+    own seeded generator, not the one the scenario's actions draw from (run()
+    shares one, so each re-render would shift every channel's offset and the
+    pipeline would see landings everywhere). `until`: render at least up to
+    this time (ms), for players who waited past their last action."""
+    if isinstance(board, str):
+        board = _boards.load(board)
+    if header is None:
+        header = getattr(sc, "header", None)
+    # the generators' names are the demo's, which used this first: a seed
+    # gives the same demo as before
+    b, end = _build(board, sc, random.Random("demo-build:%s" % (seed,)), header, world)
+    frames = _render(board, b, random.Random("demo-render:%s" % (seed,)), sc.settings, max(end, until))
+    return SimResult(board, frames, b.controls, b.truth, b.props)
+
+
+def _build(board, sc, rng, header, world):
+    """The scenario's objects, cards, controls and truth, and the time (ms)
+    to render up to: its end, or the last motion, plus the `tail` setting."""
     b = _Builder(board, sc, rng, header, world)
     for a in sc.sorted_actions():
         b.do(a)
@@ -661,8 +689,7 @@ def run(board, sc, seed=0, header=None, world=None):
             end = max(end, int(o.t1) + tail)
     b.truth.sort(key=lambda e: e["t"])
     b.controls.sort(key=lambda e: e["t"])
-    frames = _render(board, b, rng, sc.settings, end)
-    return SimResult(board, frames, b.controls, b.truth, b.props)
+    return b, end
 
 
 def _render(board, b, rng, settings, end_ms):

@@ -5,8 +5,9 @@ plate (relative permeability mu_r and thickness t, or no plate), the
 Bakugan's magnet material (NdFeB, or ferrite at 0.32 of its strength) and the
 range of magnet heights. `capture` is the old assumed plate model
 (hardware/sensing-physics.md, "the capture world"), kept for comparison and as
-the default of the simulator until the pipeline is rebuilt on the computed
-worlds.
+the default of the simulator for a mat that names no nominal world (the
+Hall mat `reference`); a mat that does (`"nominal_world"` in its file, as
+amr2's "mu300-t0.2") is simulated in it unless told otherwise.
 
 Computed worlds use the exact field of an infinite slab below a dipole: each
 spatial mode k of the field is passed by
@@ -33,7 +34,7 @@ K_MT = 1.0e5  # mu0/(4 pi) with r in mm and B in mT
 PLATE_UNDERSIDE_BELOW_CARD_TOP_MM = 1.2  # the plate lies on the card's underside
 FERRITE_SHARE = 0.32  # a ferrite magnet of the same size: J 0.38 T against 1.2 T
 NOMINAL = "mu300-t0.2"
-DEFAULT = "capture"  # what the simulator runs unless told otherwise
+DEFAULT = "capture"  # what the simulator runs unless told otherwise (or the mat names its nominal world)
 KERNEL_VERSION = 1
 ALIKE_MAGNET = {"moment": 0.025, "polarity": 1, "height": 3.2}   # the `alike` world's one magnet
 
@@ -74,10 +75,17 @@ def names():
     return list(WORLDS)
 
 
-def default_name():
+def nominal(board):
+    """The world the mat file declares nominal ("nominal_world"), or None."""
+    name = board.get("nominal_world") if isinstance(board, dict) else None
+    return name if name in WORLDS else None
+
+
+def default_name(board=None):
     """The world the simulator runs when neither the caller nor the board
-    names one: $BAKUMAT_WORLD (`bakumat bench ... --world`), else DEFAULT."""
-    return os.environ.get("BAKUMAT_WORLD") or DEFAULT
+    names one: $BAKUMAT_WORLD (`bakumat bench ... --world`), else the
+    board's nominal world, else DEFAULT."""
+    return os.environ.get("BAKUMAT_WORLD") or nominal(board) or DEFAULT
 
 
 def measured(calib):
@@ -92,7 +100,7 @@ def measured(calib):
 def choose(explicit=None, board=None, calib=None):
     """(world name, why): the one named on the command line, else the
     board's "world", else $BAKUMAT_WORLD, else the one the calibration's
-    `diag plate` measured, else DEFAULT."""
+    `diag plate` measured, else the mat's nominal world, else DEFAULT."""
     if explicit:
         get(explicit)
         return explicit, "named"
@@ -103,6 +111,9 @@ def choose(explicit=None, board=None, calib=None):
     m = measured(calib)
     if m:
         return m, "measured by diag plate (the board's calibration)"
+    n = nominal(board)
+    if n:
+        return n, "the mat's nominal world"
     return DEFAULT, "the default"
 
 

@@ -33,14 +33,13 @@ import shutil
 import socket
 import struct
 import subprocess
-import sys
 import tempfile
 import termios
 import threading
 import time
 import tty
 
-from host_tools import fwpath
+from host_tools import fwpath, programs
 from host_tools.errors import UserError
 
 HDR = struct.Struct("<BII")
@@ -49,22 +48,20 @@ DEFAULT_PORT = 7000     # `bakumat vboard` serves its serial link on 127.0.0.1:7
 
 
 def micropython_exe():
-    cand = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if os.path.exists(cand):
-        return cand
-    found = shutil.which("micropython")
-    if not found:
-        raise UserError("the micropython binary is not installed: install the project with its dependencies")
-    return found
+    return programs.need("micropython", "the micropython binary is not installed: install the project with its "
+                         "dependencies")
 
 
 class IdleField:
     """Sensor readings of an empty mat: every channel at its zero-field
-    count plus deterministic noise (a healthy sensor never repeats)."""
+    count plus deterministic noise (a healthy sensor never repeats): uniform
+    within +-noise counts, by default the board's rms noise (at least 4)."""
 
-    def __init__(self, board, noise=4, seed=7):
+    def __init__(self, board, noise=None, seed=7):
         self.zero = board["sensor"]["zero_counts"]
         self.n = len(board["sensors"])
+        if noise is None:
+            noise = max(4, int(round(board["sensor"]["noise_counts_rms"])))
         self.noise = noise
         self.x = seed
 
@@ -82,7 +79,7 @@ class Recorded:
     steady=True the median of the last half second, so that one frame's
     noise or spike does not stay for good)."""
 
-    def __init__(self, frames, start, board, noise=4, steady=False):
+    def __init__(self, frames, start, board, noise=None, steady=False):
         self.frames = frames
         self.ts = [f[0] for f in frames]
         self.t0 = frames[0][0]
@@ -109,6 +106,24 @@ class Recorded:
         return self.frames[i][1]
 
 
+def no_wiring(board):
+    """The error for a bare mat given where a board folder is needed,
+    naming the folders that wire that mat."""
+    from host_tools import boards
+    mat = board.get("mat") or board.get("name")
+    folders = []
+    for n in boards.names():
+        try:
+            b = boards.load(n)
+        except UserError:
+            continue
+        if b.get("wiring") and b.get("mat") == mat:
+            folders.append(n)
+    return ("board %s has no wiring (a bare mat): the virtual board needs a board folder%s"
+            % (board.get("name"), ", e.g. esp32_devkitc" if not folders else
+               " that wires it: %s" % ", ".join(folders)))
+
+
 class Faults:
     """Hardware faults the host injects under the firmware: a dead channel
     (reads a fixed value), a hung sensor bus (frame requests never answered)."""
@@ -133,8 +148,11 @@ class VBoard:
         self.board_name = board
         self.board = boards.load(board) if isinstance(board, str) else board
         if "wiring" not in self.board:
-            raise UserError("board %s has no wiring (a bare mat): the virtual board needs a board folder, "
-                            "e.g. esp32_devkitc" % self.board.get("name"))
+            raise UserError(no_wiring(self.board))
+        if self.board["sensor"]["max_counts"] > 0xFFFF:
+            # the side channel's frame reply carries u16 counts (docs/formats/vboard-side-channel-v1.md)
+            raise UserError("board %s: sensor.max_counts %d does not fit the virtual board's 16-bit frames"
+                            % (self.board.get("name"), self.board["sensor"]["max_counts"]))
         self._own_dir = workdir is None
         self.workdir = workdir or tempfile.mkdtemp(prefix="bakumat-vboard-")
         self.lockstep = lockstep
@@ -151,6 +169,7 @@ class VBoard:
         self.source = IdleField(self.board)
         self.faults = Faults()
         self.on_advance = None      # callable(T) in lockstep, before time moves to T
+        self.on_takeover = None     # callable(): a client connected while another held the link
         self.max_resets = None      # run_for() gives up after more restarts than this
         self.vnow = 1000            # board time (ms) last seen
         self.leds = []              # (T, bytes of the strip buffer, GRB)
@@ -381,21 +400,39 @@ class VBoard:
                 raise OSError("the virtual board is stopped")
             os.write(self.master, data)
 
-    def _bridge_acceptor(self):
+    def _accept(self, srv, serve):
+        """Until stopped: each connection to srv (no Nagle delay) to serve(c)."""
         while not self._stop:
             try:
-                c, _ = self._ser_srv.accept()
+                c, _ = srv.accept()
             except OSError:
                 return
             c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            old = self._client
-            self._client = c
-            if old is not None:
-                try:
-                    old.close()
-                except OSError:
-                    pass
-            threading.Thread(target=self._bridge_client, args=(c,), daemon=True).start()
+            serve(c)
+
+    def _bridge_acceptor(self):
+        self._accept(self._ser_srv, self._bridge_take)
+
+    def _bridge_take(self, c):
+        """A new serial client replaces the one before (as a port has one user)."""
+        old = self._client
+        self._client = c
+        if old is not None:
+            if self.on_takeover is not None:
+                self.on_takeover()
+            # the last client learns at once that it lost the link (a
+            # plain close leaves its reader, blocked in recv in another
+            # thread, holding the socket open: no EOF ever came, so a
+            # `monitor` or `record` went on silently, deaf)
+            try:
+                old.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            try:
+                old.close()
+            except OSError:
+                pass
+        threading.Thread(target=self._bridge_client, args=(c,), daemon=True).start()
 
     def _bridge_client(self, c):
         while not self._stop:
@@ -433,6 +470,16 @@ class VBoard:
             time.sleep(0.01)
         return lk
 
+    def send(self, link, typ, body=None):
+        """link.send(typ, body), returning (its sequence number) once its
+        bytes are in the board's serial input: in lockstep the next tick
+        reads them."""
+        base = self._forwarded
+        tx0 = link.tx_bytes
+        seq = link.send(typ, body)
+        self.settle_serial(base + link.tx_bytes - tx0)
+        return seq
+
     def settle_serial(self, sent_total, timeout=5.0):
         """Wait until `sent_total` bytes sent by the client reached the pty."""
         deadline = time.monotonic() + timeout
@@ -446,13 +493,8 @@ class VBoard:
 
     # --------------------------------------------------------- side channel
     def _side_acceptor(self):
-        while not self._stop:
-            try:
-                c, _ = self._side_srv.accept()
-            except OSError:
-                return
-            c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            threading.Thread(target=self._side_serve, args=(c, self._gen), daemon=True).start()
+        self._accept(self._side_srv, lambda c: threading.Thread(target=self._side_serve, args=(c, self._gen),
+                                                                daemon=True).start())
 
     def _recv_exact(self, c, n):
         buf = bytearray()
@@ -589,10 +631,7 @@ class VBoard:
         """Lockstep request: send it, let time pass tick by tick until the
         reply comes (board time spent is at most max_ms)."""
         from host_tools.device.link import REPLIES
-        base = self._forwarded
-        tx0 = link.tx_bytes
-        seq = link.send(typ, body)
-        self.settle_serial(base + link.tx_bytes - tx0)
+        seq = self.send(link, typ, body)
         spent = 0
         while True:
             link.pump(0)

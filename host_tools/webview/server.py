@@ -13,7 +13,9 @@ web API (docs/formats/web-api-v1.md) plus the laptop's extensions
 """
 import json
 import os
+import sys
 import threading
+import webbrowser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -285,3 +287,12 @@ def start(source, host="127.0.0.1", port=0, verbose=False):
     th.start()
     srv.thread = th
     return srv
+
+
+def open_browser(url, out=sys.stdout):
+    try:
+        ok = webbrowser.open(url)
+    except Exception:  # no browser configured: the address is printed anyway
+        ok = False
+    if not ok:
+        out.write("(no browser found: open %s yourself)\n" % url)

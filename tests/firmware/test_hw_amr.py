@@ -12,7 +12,8 @@ from hw.amr import AmrScanner
 
 class FakeBus:
     """Muxes at 0x70 + n; behind each channel an MMC5603NJ whose 20-bit x, y,
-    z the test sets. Two sensors visible at once is an error. Allocation-free
+    z the test sets (its registers as the part lays them out: the 16-bit
+    mode's Xout0..Zout1 first, the 20-bit low nibbles after). Two sensors visible at once is an error. Allocation-free
     while scanning (state in preallocated bytearrays), so the scanner's own
     allocations can be measured."""
 
@@ -58,8 +59,9 @@ class FakeBus:
 
     def readfrom_mem_into(self, addr, reg, buf):
         o = self.out[self._visible()]
-        for i in range(9):
-            buf[i] = o[i]
+        for i in range(len(buf)):
+            buf[i] = o[reg + i]
+        self.read_bytes = len(buf)
 
 
 SENSORS = [(0x70, 0), (0x70, 1), (0x70, 7), (0x71, 0), (0x71, 3)]
@@ -79,12 +81,14 @@ class TestAmrScanner(unittest.TestCase):
         self.assertEqual(self.s.missing, [])
 
     def test_scan_reads_each_sensors_three_axes_in_channel_order(self):
+        # the 16-bit mode: bits 19..4 of each 20-bit result, six bytes a read
         for i, (m, c) in enumerate(SENSORS):
-            self.bus.set(m, c, (524288 + 1000 * i + 7, 524288 - 3 * i - 1, 1048575 - i))
+            self.bus.set(m, c, (524288 + 16000 * i + 7, 524288 - 48 * i - 17, 1048575 - i))
         f = self.s.scan()
         self.assertEqual(len(f), 15)
+        self.assertEqual(self.bus.read_bytes, 6)
         for i in range(len(SENSORS)):
-            self.assertEqual(list(f[3 * i:3 * i + 3]), [524288 + 1000 * i + 7, 524288 - 3 * i - 1, 1048575 - i])
+            self.assertEqual(list(f[3 * i:3 * i + 3]), [32768 + 1000 * i, 32768 - 3 * i - 2, 65535])
 
     def test_switching_muxes_turns_the_other_off(self):
         # the fake raises when two sensors answer at 0x30 at once
@@ -155,8 +159,8 @@ class TestEsp32BuildsTheAmrMat(unittest.TestCase):
         self.assertEqual(self.opened[0][0], 0)
         self.assertEqual(self.opened[0][3], 400000)
         self.assertEqual(b.scanner.n, 15)
-        self.bus.set(0x71, 3, (524288 + 4242, 524288, 524288))
-        self.assertEqual(b.scanner.scan()[12], 524288 + 4242)
+        self.bus.set(0x71, 3, (524288 + 16 * 4242, 524288, 524288))
+        self.assertEqual(b.scanner.scan()[12], 32768 + 4242)
 
 
 if __name__ == "__main__":

@@ -95,6 +95,30 @@ class Fit(unittest.TestCase):
             ss = sum(s[j] * s[j] for j in range(6))
             self.assertLess(abs(sv / ss - m), 0.01 * abs(m))
 
+    def test_the_integer_scan_finds_the_float_solves_cell(self):
+        # the viper scan (whitened int16 kernels, the change in 12 bits)
+        # against the 3 x 3 float solve at every cell of the searched height:
+        # the cell that explains most
+        k = Kernels(TABLE, 6)
+        use = bytearray(b"\x01" * 6)
+        per = NX * NY
+        for x, y, h, deg, pol in ((4.3, -7.7, 3.75, 8.0, 1), (-15.2, 20.6, 3.75, 14.0, -1), (12.0, 30.0, 3.75, 3.0, 1)):
+            v = readings(0.025, tilted(deg, 1.0, pol), x, y, h)
+            c, g = k.best_cell(v, use)
+            best = -1.0
+            mine = 0.0
+            for i in range(per):
+                cx, cy, ch = k.cell_xyh(per + i)
+                k.at(cx, cy, ch)
+                gi = k._solve(k.kb, 0, v, use)
+                best = max(best, gi)
+                if per + i == c:
+                    mine = gi
+            # the same cell, or one within the fixed point's rounding of it
+            # (two neighbours 3e-5 apart are a tie at 12 bits)
+            self.assertGreater(mine, (1.0 - 1e-3) * best, (x, y))
+            self.assertLess(abs(g - mine), 0.01 * mine)
+
     def test_a_channel_left_out(self):
         k = Kernels(TABLE, 6)
         use = bytearray(b"\x00\x01\x01\x01\x01\x01")

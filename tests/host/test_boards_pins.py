@@ -32,7 +32,11 @@ def test_pins_follow_the_rules(name):
     assert not problems, "boards/%s/wiring.json:\n  %s" % (name, "\n  ".join(problems))
 
 
-@pytest.mark.parametrize("name", BOARDS)
+HALL = [n for n in BOARDS if "i2c" not in wiring(n)]
+I2C = [n for n in BOARDS if "i2c" in wiring(n)]
+
+
+@pytest.mark.parametrize("name", HALL)
 def test_every_analog_input_is_adc1_and_every_channel_reads_one(name):
     w = wiring(name)
     adc1 = mcu.mcu(w["mcu"])["adc1"]
@@ -52,12 +56,38 @@ def test_every_analog_input_is_adc1_and_every_channel_reads_one(name):
     (lambda w: w["buzzer"].__setitem__("pin", 1 if w["mcu"] == "esp32" else 19), "reserved"),
     (lambda w: w["buttons"][0].__setitem__("pin", 24 if w["mcu"] == "esp32" else 22), "does not exist"),
 ])
-@pytest.mark.parametrize("name", BOARDS)
+@pytest.mark.parametrize("name", HALL)
 def test_the_checker_catches_bad_wiring(name, mutate, expect):
     w = copy.deepcopy(wiring(name))
     mutate(w)
     problems = mcu.check_pins(w)
     assert any(expect in p for p in problems), problems
+
+
+@pytest.mark.parametrize("mutate, expect", [
+    (lambda w: w["i2c"].__setitem__("scl", w["i2c"]["sda"]), "already used"),
+    (lambda w: w["i2c"].__setitem__("sda", w["led"]["pin"]), "already used"),
+    (lambda w: w["i2c"].__setitem__("sda", 0), "strapping"),
+    (lambda w: w["i2c"].__setitem__("scl", 35), "flash"),
+    (lambda w: w["i2c"].__setitem__("scl", 19), "reserved"),
+    (lambda w: w["i2c"].__setitem__("sda", 22), "does not exist"),
+])
+@pytest.mark.parametrize("name", I2C)
+def test_the_checker_catches_bad_i2c_pins(name, mutate, expect):
+    w = copy.deepcopy(wiring(name))
+    mutate(w)
+    problems = mcu.check_pins(w)
+    assert any(expect in p for p in problems), problems
+
+
+def test_input_only_pins_cannot_drive_i2c():
+    w = copy.deepcopy(wiring(I2C[0]))
+    w["mcu"] = "esp32"
+    w["led"]["pin"], w["buzzer"]["pin"] = 4, 13
+    for b, p in zip(w["buttons"], (16, 17, 18, 19)):
+        b["pin"] = p
+    w["i2c"]["sda"], w["i2c"]["scl"] = 34, 22
+    assert any("i2c.sda: GPIO34 is input-only" in p for p in mcu.check_pins(w)), mcu.check_pins(w)
 
 
 def test_input_only_pins_cannot_drive_outputs():

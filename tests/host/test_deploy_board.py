@@ -106,3 +106,23 @@ def test_flash_then_deploy_on_a_serial_device(tmp_path, monkeypatch, capsys):
         assert (fs / "app.json").is_file() and (fs / "referee" / "engine.mpy").is_file()
         assert json.loads((fs / "board.json").read_text())["name"] == "esp32_devkitc"
         assert "left the board in maintenance mode" in err
+
+
+def test_cli_deploy_of_the_amr2_board_carries_its_kernel_table(tmp_path):
+    """`bakumat deploy --board esp32s3_devkitc1_amr2`: the board definition
+    on the board wires the I2C sensors and carries the kernel table of the
+    mat's nominal world; a world `diag plate` measured (calib.json on the
+    board) wins over it."""
+    fs = tmp_path / "fs"
+    with BareRepl(fs) as b:
+        r = bakumat("deploy", "--port", b.url, "--board", "esp32s3_devkitc1_amr2", "--no-reset")
+        assert r.returncode == 0, r.stderr
+        assert "kernel table of world mu300-t0.2 (the mat's nominal world)" in r.stderr
+        bd = json.loads((fs / "board.json").read_text())
+        assert bd["name"] == "esp32s3_devkitc1_amr2" and len(bd["wiring"]["i2c"]["sensors"]) == 32
+        assert bd["kernels"]["world"] == "mu300-t0.2" and bd["sensor"]["max_counts"] == 65535
+        (fs / "calib.json").write_text(json.dumps({"plate": {"world": "mu1000-t0.2"}}))
+        r = bakumat("deploy", "--port", b.url, "--no-reset")
+        assert r.returncode == 0, r.stderr
+        assert "kernel table of world mu1000-t0.2 (measured by diag plate)" in r.stderr
+        assert json.loads((fs / "board.json").read_text())["kernels"]["world"] == "mu1000-t0.2"

@@ -14,6 +14,8 @@ from host_tools.boards import hwdocs, mcu
 from host_tools.fwpath import REPO_DIR
 
 BOARDS = hwdocs.board_names()
+HALL = [n for n in BOARDS if not hwdocs.is_i2c(boards.load(n))]
+I2C = [n for n in BOARDS if hwdocs.is_i2c(boards.load(n))]
 
 
 def read(rel):
@@ -37,6 +39,29 @@ def test_generated_files_are_up_to_date():
 
 
 @pytest.mark.parametrize("name", BOARDS)
+def test_bom_prices_are_sourced_or_say_where_to_get_them(name):
+    """No invented price: a line's price is a sourced one (parts.json
+    `price` with its source), or `unknown` with the MPN and quantity to
+    quote; an estimate the design notes used is named as one."""
+    rows = bom_rows(name)
+    for r in rows:
+        if r["unit_price"] == "unknown":
+            assert r["price_from"].startswith("not sourced: quote %s x%s at a distributor" % (r["mpn"], r["qty"])), r
+        else:
+            assert r["unit_price"].endswith(" USD") and " pieces" in r["price_from"], r
+    hall = [r for r in rows if r["part"] == "hall"]
+    assert all("estimate" in r["price_from"] and "not a quote" in r["price_from"] for r in hall if
+               r["unit_price"] == "unknown")
+    # a sourced price shows as such
+    cells = hwdocs.price_cells({"mpn": "X1", "price": {"usd": 0.5, "qty": 100, "source": "a quote", "date": "2026-11"}}, 3)
+    assert cells == ["0.50 USD", "a quote, 2026-11, at 100 pieces"]
+
+
+def test_both_kinds_of_board_exist():
+    assert HALL and I2C, (HALL, I2C)
+
+
+@pytest.mark.parametrize("name", HALL)
 def test_bom_quantities_match_the_board_definition(name):
     b = boards.load(name)
     w = b["wiring"]
@@ -159,7 +184,88 @@ def field(lst, key):
     return None
 
 
-@pytest.mark.parametrize("name", BOARDS)
+def netlist_of(name):
+    """(component values by ref, nets by name, the net of each (ref, pin))."""
+    tree = parse_sexpr(read("hardware/%s/netlist.net" % name))
+    assert tree[0] == "export"
+    comps = {}
+    for c in field(tree, "components")[1:]:
+        comps[field(c, "ref")[1]] = field(c, "value")[1]
+    nets = {}
+    for n in field(tree, "nets")[1:]:
+        nodes = set((field(x, "ref")[1], field(x, "pin")[1]) for x in n if isinstance(x, list) and x[0] == "node")
+        nets[field(n, "name")[1]] = nodes
+    where = {}
+    for net, nodes in nets.items():
+        for rp in nodes:
+            assert rp[0] in comps, rp
+            assert rp not in where, "%s on two nets" % (rp,)
+            where[rp] = net
+    return comps, nets, where
+
+
+def header_node(comps, m):
+    sockets = sorted((r for r, v in comps.items() if "DevKit" in v), key=hwdocs._ref_key)
+    header_of = dict(zip(sockets, sorted(m["headers"])))
+
+    def gpio_node(gpio):
+        for ref in sockets:
+            h = m["headers"][header_of[ref]]
+            if gpio in h:
+                return (ref, str(h.index(gpio) + 1))
+        raise AssertionError("GPIO%d on no header" % gpio)
+    return gpio_node
+
+
+@pytest.mark.parametrize("name", I2C)
+def test_i2c_netlist_puts_each_sensor_alone_on_its_mux_channel(name):
+    """Every magnetometer on the SDn/SCn pins of the mux and channel the
+    wiring names (and nothing else on that pair but its pull-ups), each
+    mux's address pins strapped to its address, every mux on the trunk
+    that reaches the wiring's SDA/SCL GPIOs, pull-ups on every line."""
+    comps, nets, where = netlist_of(name)
+    b = boards.load(name)
+    bus = b["wiring"]["i2c"]
+    gpio_node = header_node(comps, mcu.mcu(b["wiring"]["mcu"]))
+    sensors = sorted((r for r, v in comps.items() if v == "MMC5603NJ"), key=hwdocs._ref_key)
+    muxes = sorted((r for r, v in comps.items() if v == "TCA9548APWR"), key=hwdocs._ref_key)
+    addrs = sorted(set(m for m, _c in bus["sensors"]))
+    assert len(sensors) == len(bus["sensors"]) == len(b["sensors"]) // 3
+    assert len(muxes) == len(addrs)
+    sda, scl = where[gpio_node(bus["sda"])], where[gpio_node(bus["scl"])]
+    assert sda != scl
+    for k, mref in enumerate(muxes):
+        assert where[(mref, "23")] == sda and where[(mref, "22")] == scl
+        a = addrs[k] - 0x70
+        for bit, pin in enumerate(hwdocs.TCA_A):
+            assert where[(mref, str(pin))] == ("GND" if not (a >> bit) & 1 else where[(mref, "24")])
+    for net in (sda, scl):
+        assert sum(1 for r, _p in nets[net] if comps[r] == "RC0402FR-074K7L") == 1, net
+    for ref, (m, c) in zip(sensors, bus["sensors"]):
+        mref = muxes[addrs.index(m)]
+        for pin, mux_pin in (("SDA", hwdocs.TCA_SD[c]), ("SCL", hwdocs.TCA_SC[c])):
+            net = where[(ref, pin)]
+            assert (mref, str(mux_pin)) in nets[net], (ref, pin)
+            others = [r for r, _p in nets[net] if r not in (ref, mref)]
+            assert [comps[r] for r in others] == ["RC0402FR-074K7L"], (ref, pin, others)
+
+
+@pytest.mark.parametrize("name", I2C)
+def test_i2c_doc_scan_time_follows_the_bytes_on_the_bus(name):
+    b = boards.load(name)
+    n = len(b["wiring"]["i2c"]["sensors"])
+    bits, per, changes = hwdocs.scan_bits(b)
+    # select (address + 1 byte) and read (address, register, address, 6 bytes) per sensor
+    assert per == (1 + 18 + 1) + (1 + 18 + 1 + 63 + 1)
+    assert bits == n * per + changes * 20
+    assert bits < hwdocs.scan_bits(b, 9)[0]
+    text = read("hardware/%s/i2c.md" % name)
+    assert "| %d |" % bits in text and "%.2f ms" % (bits / 400.0) in text
+    # the frame fits at 400 kHz with room for the rest of the loop
+    assert bits / 400.0 < 0.5 * 1000.0 / b["rate_hz"]
+
+
+@pytest.mark.parametrize("name", HALL)
 def test_netlist_wires_each_sensor_to_its_mux_and_adc_pin(name):
     tree = parse_sexpr(read("hardware/%s/netlist.net" % name))
     assert tree[0] == "export"
@@ -226,7 +332,9 @@ def test_netlist_wires_each_sensor_to_its_mux_and_adc_pin(name):
 def test_layout_svg_shows_every_sensor_led_and_button(name):
     svg = read("hardware/%s/layout.svg" % name)
     b = boards.load(name)
-    assert svg.count("<circle") == len(b["sensors"]) + len(b["wiring"]["adc_pins"])   # + legend dots
+    # a dot per sensor package (three channels each on an I2C board) + one legend dot per mux
+    packages = len(b["wiring"]["i2c"]["sensors"]) if hwdocs.is_i2c(b) else len(b["sensors"])
+    assert svg.count("<circle") == packages + len(hwdocs.legend_slots(b))
     assert svg.count("<title>LED ") == b["wiring"]["led"]["count"]
     assert svg.count("<title>button ") == len(b["wiring"]["buttons"])
     import xml.dom.minidom

@@ -13,7 +13,7 @@ from host_tools.boards import kernels
 from host_tools.sim import worlds
 
 fwpath.ensure()
-from sense.fit import Kernels  # noqa: E402
+from sense.fit import KBIAS, KBITS, Kernels  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -38,10 +38,20 @@ def test_the_values_are_the_worlds_field(amr2, table):
     sx, sy, ax = table["channels"][ch]
     u = [0.0, 0.0, 0.0]
     u[d] = 1.0
-    b = w.field(1e-3, (x, y, amr2["sensor_plane_to_card_top_mm"] + table["heights"][ih]) + tuple(u), [sx], [sy])
+    top = amr2["sensor_plane_to_card_top_mm"]
+    pose = (x, y, top + table["heights"][ih]) + tuple(u)
+    # the card's own plate with its edges, as the simulator computes a
+    # magnet over a card (the plate centred on the zone)
+    b = w.field(1e-3, pose, [sx], [sy], 0.0, True, (0.0, 0.0), top)
     want = sum(b[0][i] * ax[i] for i in range(3)) * amr2["sensor"]["counts_per_mT"]
     got = vals[(((ih * table["ny"] + iy) * table["nx"] + ix) * nch + ch) * 3 + d]
     assert abs(got - want) <= 1e-4 * abs(want) + 1e-3
+    # ... which is not the infinite slab's near the plate's edge
+    slab = kernels.build(amr2, "mu300-t0.2", step=table["step"], finite=False)
+    sv = array("f", base64.b64decode(slab["k"]))
+    edge = ((1 * table["ny"] + 0) * table["nx"] + 0) * nch * 3   # a corner cell, middle height
+    diff = max(abs(vals[edge + i] - sv[edge + i]) for i in range(nch * 3))
+    assert diff > 0.05 * max(abs(vals[edge + i]) for i in range(nch * 3))
     # the grid covers the card where a magnet's centre can be
     assert table["x0"] <= -22.0 + table["step"] and table["y0"] <= -35.0 + table["step"]
     assert table["moment_range"] == [15.0, 40.0]
@@ -51,7 +61,12 @@ def test_the_firmware_reads_it_back(table):
     k = Kernels(json.loads(kernels.dumps(table)), 6)
     assert k.ncell == table["nx"] * table["ny"] * 3
     raw = array("f", base64.b64decode(table["k"]))
-    assert k.k[1000] == raw[1000]
+    # held in fixed point (the largest value 2^KBITS, stored plus KBIAS):
+    # within half a unit of the table's
+    big = max(abs(v) for v in raw)
+    assert k.kf == pytest.approx(big / (1 << KBITS))
+    for i in (0, 1000, len(raw) - 1):
+        assert abs((k.k[i] - KBIAS) * k.kf - raw[i]) <= 0.5 * k.kf
 
 
 def test_a_ferrite_world_scales_the_moment_range(amr2):
@@ -79,14 +94,15 @@ def test_errors_name_the_problem(amr2, table, tmp_path):
 
 
 def test_the_fit_finds_a_magnet_of_the_world(amr2, table):
-    """A tilted magnet computed by the world itself, between the cells."""
+    """A tilted magnet computed by the world itself (over the card's own
+    plate, as the simulator computes it), between the cells."""
     w = worlds.get("mu300-t0.2")
     k = Kernels(table, 6)
     sx = [c[0] for c in table["channels"]]
     sy = [c[1] for c in table["channels"]]
     t = math.radians(10.0)
     pose = (7.3, -18.2, amr2["sensor_plane_to_card_top_mm"] + 3.6, math.sin(t) * 0.6, math.sin(t) * 0.8, math.cos(t))
-    b = w.field(0.027, pose, sx, sy)
+    b = w.field(0.027, pose, sx, sy, 0.0, True, (0.0, 0.0), amr2["sensor_plane_to_card_top_mm"])
     v = [sum(b[j][i] * table["channels"][j][2][i] for i in range(3)) * amr2["sensor"]["counts_per_mT"]
          for j in range(6)]
     m, x, y, h, g, vv, var = k.fit(v, bytearray(b"\x01" * 6))

@@ -209,7 +209,7 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
         for attr, v in REVEAL.items():
             page.fill('fieldset[data-gate="runo-gold"] input[name="%s"]' % attr, str(v))
         page.click("#reveal-runo-gold")
-        page.wait_for_function("document.getElementById('events').textContent.indexOf('reveal') >= 0")
+        page.wait_for_function("document.getElementById('events').textContent.indexOf('gate runo-gold turned over') >= 0")
         page.click("#ability-" + ABILITY)
         page.wait_for_function("document.getElementById('events').textContent.indexOf('plays %s') >= 0" % ABILITY)
         page.click("#resolve")

@@ -112,3 +112,29 @@ def test_report_refuses_what_is_not_a_log(tmp_path):
     r = bakumat("report", str(bad), "-o", str(tmp_path / "x.html"))
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert not (tmp_path / "x.html").exists()
+
+
+def test_a_recording_stopped_mid_game_is_not_called_a_game_without_winner(tmp_path):
+    board = boards.load("esp32_devkitc")
+    with open(SAMPLE) as f:
+        header = json.loads(f.readline())
+    sc = sim.parse_scenario("""
+        gate 0 dan-gold on zone 6 at 0.5s
+        gate 1 runo-gold on zone 5 at 1s
+        throw drago -> zone 5 at 2s
+        idle 1s
+    """)
+    raw = tmp_path / "cut.raw.ndjson"
+    raw.write_text("".join(x + "\n" for x in sim.run(board, sc, seed=0).raw_lines(header)))
+    page = tmp_path / "cut.html"
+    r = bakumat("report", str(raw), "-o", str(page))
+    assert r.returncode == 0, r.stderr
+    assert 'id="result">no winner yet: the log stops before the game is decided (0-0)<' in page.read_text()
+    # a game ended by hand (`bakumat game end`: an `end` input in its event log) has no winner, and says so
+    log = tmp_path / "ended.ndjson"
+    with open(SAMPLE) as f:
+        lines = f.read().splitlines()[:6]
+    log.write_text("\n".join(lines + ['{"t": %d, "ev": "end"}' % (json.loads(lines[-1])["t"] + 100)]) + "\n")
+    r = bakumat("report", str(log), "-o", str(tmp_path / "ended.html"))
+    assert r.returncode == 0, r.stderr
+    assert 'id="result">no winner (0-0)<' in (tmp_path / "ended.html").read_text()

@@ -72,12 +72,12 @@ PHRASES = {
         "win": "*** {player:who} WINS ***[ ({reason})]",
         "stalemate": "the game is over without a winner[: {reason}]",
         "end": "game over: {winner:end}",
-        "learnt": "the mat learnt {bakugan} on zone {zone}[; it reads like {alike}]",
+        "learnt": "the mat learnt {bakugan} on zone {zone}[; can't tell it from {alike}: if one player has both, swap one]",
     },
     # sensed events (docs/formats/sensed-events-v1.md), as `monitor` shows them
     "mat": {
         "land": "the mat sees {bakugan:ball} open on zone {zone}",
-        "learned": "the mat learnt {bakugan:ball} on zone {zone}",
+        "learned": "the mat learnt {bakugan:ball} on zone {zone}[; can't tell it from {alike}: if one player has both, swap one]",
         "ident": "the mat is sure: {bakugan:ball} on zone {zone}",
         "corrected": "the mat corrected: {bakugan:ball}, not {was} (zone {zone})",
         "unland": "the mat corrected: nothing landed on zone {zone} (a ball that paused there)",

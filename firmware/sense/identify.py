@@ -65,7 +65,21 @@ class Identifier:
         self.sx = sx
         self.sy = sy
         self.rects = rects
+        # the posterior a name needs to be decided at once and not asked
+        # about: where the board's reliability table stops being right often
+        # enough (docs/sensing-pipeline.md)
+        self.dp = p.params["fit_decide_p"] if self.kern is not None else p.params["decide_p"]
         self.sigs = {}
+        # bakugan id -> how many landings its signature averages (lessons,
+        # and the landings the game confirmed; 1 for one taught from the store)
+        self.nsig = {}
+        self.asked = {}          # zone index -> its last decision sent `unsure`: how unsure (1 - posterior)
+        # bakugan id -> the chance that it is still in hand although the
+        # referee has it used: the mat named it, asked, and nobody answered
+        # (the thrower's Bakugan named instead may be the one that is used).
+        # A later landing gives it that prior instead of other_prior.
+        self.doubt = {}
+        self.lesson0 = {}        # bakugan id -> (signature, count) before the lesson under way
         self.pending = {}
         self.lastz = 0.0         # z score of the last identification
         self.lastp = 0.0         # ... the posterior of the one it named
@@ -160,11 +174,68 @@ class Identifier:
         se = self.p.fr.noise / (ss * nframes) ** 0.5
         return lv, se, abs(lv) >= self.p.params["min_level_sigma"] * se
 
+    def spread(self):
+        """(rel, tail, trel) of signature.loglik for this board's signature:
+        the kernel fit's moment (fit_rel_spread, fit_tail, fit_tail_rel),
+        else the sheet level's (rel_spread, no tail)."""
+        p = self.p.params
+        if self.kern is not None:
+            return p["fit_rel_spread"], p["fit_tail"], p["fit_tail_rel"]
+        return p["rel_spread"], 0.0, 0.25
+
+    def post(self, level, se, cands, others=(), second=None):
+        """signature.posterior of level among cands (+ others at other_prior)
+        with this board's spread and the signatures' counts."""
+        rel, tail, trel = self.spread()
+        return signature.posterior(level, se, cands, self.sigs, rel, others, self.p.params["other_prior"],
+                                   self.nsig, tail, trel, second, self.doubt)
+
+    def runner_up(self, level, se, b, cands, second):
+        """Who the thrower is asked about besides b: the most likely other
+        one among the referee's candidates (a binary question; the players
+        can answer the one the referee expects, measured: the most likely
+        one of any, the doubted included, left more of the alike world's
+        questions unanswerable: 0.61 right after them against 0.69), else
+        second (the runner-up of all), None when it has no signature."""
+        rest = [c for c in cands if c != b and c in self.sigs] if cands else None
+        if rest:
+            return self.post(level, se, rest)[0]
+        return second if second is not None and second in self.sigs else None
+
+    def learn(self, o):
+        """A landing the game confirmed (o left, named without a question or
+        as the players answered): its refined level refines the Bakugan's
+        signature (a running mean over up to learn_max landings, so that a
+        lesson's own error fades and the signature follows the Bakugan as
+        the game reads it). Only a landing on an empty card (a battle's
+        second reads its field against the first one's), a level within
+        learn_rel of the signature and of its sign."""
+        b = o.bid
+        m = o.meas
+        if o.told or not o.asked:
+            self.doubt.pop(b, None)     # (it was this one: not in hand)
+        if self.kern is None or b is None or o.learned or m is None or not o.lone or (o.asked and not o.told):
+            return
+        s = self.sigs.get(b)
+        p = self.p.params
+        if s is None or (m > 0.0) != (s > 0.0) or abs(m - s) > p["learn_rel"] * abs(s):
+            return
+        n = self.nsig.get(b, 1)
+        k = n if n < p["learn_max"] else p["learn_max"]
+        self.sigs[b] = s + (m - s) / (k + 1)
+        self.nsig[b] = n + 1
+
     def alike(self, bid, level):
-        """Registered Bakugan whose signature is within alike_rel of level:
-        the mat can take one for the other when both may land."""
-        r = self.p.params["alike_rel"] * abs(level)
-        return [b for b in self.sigs if b != bid and abs(self.sigs[b] - level) <= r]
+        """Registered Bakugan the mat cannot tell from bid by its magnet: a
+        landing of bid reading exactly level, with the other one also
+        allowed to land, would be named with a posterior under the board's
+        decision threshold (so the mat would ask which one it was)."""
+        out = []
+        for b in self.sigs:
+            s = self.sigs[b]
+            if b != bid and (s > 0.0) == (level > 0.0) and self.post(level, 0.0, (bid, b))[1] < self.dp:
+                out.append(b)
+        return out
 
     def identify(self, zi, level, se, force, t, cands=None, guess=False):
         """(bakugan id, learned?, certain?) for a Bakugan of signature level
@@ -176,6 +247,10 @@ class Identifier:
         pl = self.p
         bid = self.pending.pop(zi, None)
         if bid is not None:
+            # another lesson of a Bakugan taught before: averaged with what
+            # the mat knew (refined() sets the mean once the lesson is refined)
+            if bid in self.sigs and bid not in self.lesson0:
+                self.lesson0[bid] = (self.sigs[bid], self.nsig.get(bid, 1))
             self.sigs[bid] = level
             return bid, True, True
         others = ()
@@ -198,21 +273,26 @@ class Identifier:
         if not cands and not others:
             self.lastp = 0.0
             return None, False, False     # nothing to tell it by: waiting would not help
-        b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], others, p["other_prior"])
+        second = []
+        b, post, z = self.post(level, se, cands, others, second)
         self.lastz = z
         self.lastp = post
         self.lastalt = None
         self.lastcands = cands
         self.lastothers = others
-        if force and not guess and post < p["decide_p"] and b in cands:
-            # decided without being sure: the runner-up among the expected
-            # ones is what the thrower may be asked about (`unsure`)
-            rest = [c for c in cands if c != b and c in self.sigs]
-            if rest:
-                self.lastalt = signature.posterior(level, se, rest, self.sigs, p["rel_spread"])[0]
+        if force and not guess and post < self.dp:
+            # decided without being sure: the runner-up is what the thrower
+            # is asked about (`unsure`); self.dp is where the mat's posterior
+            # stops being right often enough (the reliability table,
+            # docs/sensing-pipeline.md). (Asking only once the refined level
+            # is known, 1.5 s later, saved 1 question in 35 on 16
+            # development games: not kept.)
+            self.lastalt = self.runner_up(level, se, b, cands, second[0])
+        if not guess:
+            self.asked[zi] = 1.0 - post if self.lastalt is not None else 0.0
         if force:
             return b, False, post >= p["certain_p"]
-        if post < p["decide_p"]:
+        if post < self.dp:
             pl._wait(zi, "ambiguous", b, post)
             return None
         if z > p["match_z"]:
@@ -268,7 +348,33 @@ class Identifier:
         field moved): residues of lifted fields are dropped once the zone
         reads quiet; the landing's field, level and learnt signature are
         those of the averaged frames, and a landing decided without
-        certainty is named again."""
+        certainty is named again (and asked about when still unsure)."""
+        occ = self.p.oc.occ[zi]
+        a = self.asked.pop(zi, 0.0)
+        if a and occ:
+            occ[-1].asked = True      # (its decision sent `unsure`)
+            self._doubt(occ[-1].bid, a)
+        self._refine(zi, t)
+
+    def _doubt(self, b, q):
+        """The mat asked about naming b, (1 - posterior) q: until the
+        players answer, b may still be in hand (self.doubt)."""
+        if b is not None:
+            mx = self.p.params["doubt_max"]
+            self.doubt[b] = mx if q > mx else (0.02 if q < 0.02 else q)
+
+    def _ask(self, zi, o, alt, t, q):
+        """`unsure` about o (the thrower is asked: o.bid, or alt?), once; q:
+        how unsure (1 - posterior)."""
+        pl = self.p
+        if o.asked or o.bid is None or alt is None or alt == o.bid or alt not in self.sigs or \
+                not pl.oc.free(alt, zi) or pl.sink is None:
+            return
+        o.asked = True
+        self._doubt(o.bid, q)
+        pl.sink({"ev": "unsure", "t": t, "zone": pl.zone_ids[zi], "bakugan": o.bid, "alt": alt})
+
+    def _refine(self, zi, t):
         pl = self.p
         fr = pl.fr
         oc = pl.oc
@@ -313,11 +419,24 @@ class Identifier:
             return
         o.contrib = dv(contrib)
         o.sig = level
+        o.meas = level           # (learn(): the signature follows it once the game confirms the name)
+        o.lone = len(occ) == 1
         if o.cands is not None and not o.learned and not o.certain and o is occ[-1]:
             self._reident(zi, o, level, se, t)
         if o.learned:
-            self.sigs[o.bid] = level
-        elif o.certain and o.bid in self.sigs:
+            b = o.bid
+            s0 = self.lesson0.pop(b, None)
+            if s0 is not None and (s0[0] > 0.0) == (level > 0.0):
+                n = s0[1]
+                self.sigs[b] = (n * s0[0] + level) / (n + 1)
+                self.nsig[b] = n + 1
+            else:
+                self.sigs[b] = level
+                self.nsig[b] = 1
+        elif self.kern is None and o.certain and o.bid in self.sigs:
+            # the sheet level (Hall mats): a certain landing refines its
+            # signature a quarter of the way at once (as measured there; the
+            # game's learning below was measured on the kernel fit only)
             self.sigs[o.bid] = 0.75 * self.sigs[o.bid] + 0.25 * level
 
     def _reident(self, zi, o, level, se, t):
@@ -333,7 +452,8 @@ class Identifier:
         oc = pl.oc
         cands = o.cands
         o.cands = None
-        b, post, z = signature.posterior(level, se, cands, self.sigs, p["rel_spread"], o.others, p["other_prior"])
+        second = []
+        b, post, z = self.post(level, se, cands, o.others, second)
         if b is None or z > p["match_z"] or (b != o.bid and not oc.free(b, zi)):
             return     # (or the one named stands on another zone)
         o.certain = post >= p["certain_p"]
@@ -341,6 +461,8 @@ class Identifier:
         if pl.on_named is not None and b == o.bid:
             pl.on_named(zone, b, post)
         if b == o.bid:
+            if post < self.dp:   # the refined level leaves the name unsure
+                self._ask(zi, o, self.runner_up(level, se, b, cands, second[0]), t, 1.0 - post)
             return
         old = o.bid
         o.bid = b
@@ -352,4 +474,6 @@ class Identifier:
         if old is not None and pl.sink is not None:
             # The mat changed its mind: the thrower is asked (the first name
             # is the other answer) even when the refined level looks clear.
+            o.asked = True
+            self._doubt(b, 1.0 - post)
             pl.sink({"ev": "unsure", "t": t, "zone": zone, "bakugan": b, "alt": old})

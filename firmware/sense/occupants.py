@@ -31,6 +31,10 @@ class Occupant:
         self.sig = 0.0
         self.cands = None        # who could have landed (the referee's, when it was decided):
         self.others = ()         # ... named again from the refined level (None: not again)
+        self.meas = None         # its refined level (None: not refined)
+        self.lone = False        # ... measured on an otherwise empty card
+        self.asked = False       # the mat asked the thrower about it (`unsure`)
+        self.told = False        # the players named it (an answer, a correction)
 
 
 class Occupants:
@@ -80,8 +84,10 @@ class Occupants:
         for o in self.occ[zi]:
             if o.landed and o.bid == old:
                 o.bid = new
-                o.certain = False     # (not one to refine new's signature from)
-                o.cands = None        # the players said: the refined level does not overrule them
+                o.certain = False
+                o.told = True         # the players said: the game confirms it (Identifier.learn)
+                self.p.idf.doubt.pop(old, None)   # (the one named first is in hand after all)
+                o.cands = None        # ... and the refined level does not overrule them
                 self.unput(old, zi)
                 self.put(new, zi)
                 return True
@@ -91,6 +97,7 @@ class Occupants:
         """o left zone zi: `leave`."""
         if not o.landed:
             return
+        self.p.idf.learn(o)
         self.unput(o.bid, zi)
         self.p._emit("leave", t, "zone", self.p.zone_ids[zi], "bakugan", o.bid)
 

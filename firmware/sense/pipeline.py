@@ -104,11 +104,20 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "quiet_sigma": 4.0,      # a zone is empty when its mean is this close to the baseline
     "refine_ms": 1500,       # after a landing, frames averaged into its signature
     "min_level_sigma": 4.0,  # a landing's level must be this many standard errors
-    "decide_p": 0.995,       # identification: posterior needed to decide at once
+    "decide_p": 0.995,       # identification: posterior needed to decide at once (and not to ask)
+    "fit_decide_p": 0.99,    # ... on kernel boards (the reliability table, docs/sensing-pipeline.md)
     "certain_p": 0.9999,     # ... to refine the signature from this landing
     "match_z": 3.5,          # ... and the field must match the candidate this well
     "force_z": 6.0,          # a decision forced by max_wait_ms: no candidate this close, no landing
     "rel_spread": 0.04,      # a Bakugan's level from landing to landing
+    # the kernel fit's moment from landing to landing (identify.spread):
+    # a core Gaussian and a tail of landings read far off
+    "fit_rel_spread": 0.035,
+    "fit_tail": 0.05,
+    "fit_tail_rel": 0.15,
+    "doubt_max": 0.15,       # a Bakugan named, asked about and not answered: its prior later, at most (identify)
+    "learn_max": 8,          # a confirmed landing refines its signature by 1/(landings + 1), at least 1/(this + 1)
+    "learn_rel": 0.25,       # ... when its level is this close to the signature
     "other_prior": 0.002,    # prior of a Bakugan the referee does not expect
     "max_wait_ms": 160,      # decide anyway after the level has held still this long
     "trend_max_ms": 300,     # a level still moving after this long is taken as it is
@@ -125,9 +134,6 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "early": 1,
     "early_ms": 40,          # ... once the window has held still this long
     "early_z": 3.5,          # ... and the level is this close to the guess's
-    # a lesson's level this close to another's: `alike` in its land event
-    # (the identification errors left are between Bakugan within 9 %)
-    "alike_rel": 0.10,
     "lesson_ms": 300,        # a register's landing: its level held still this long
     "pair_ms": 1500,         # after one of a battle's pair went, the other's going is a leave
 }

@@ -225,7 +225,7 @@ def score(truth, sensed, named=()):
 
 def own_alike(header, sensed):
     """True when a lesson (`land` with `learned`) said a player's Bakugan
-    reads alike (`alike`, within alike_rel) one of that player's own: the
+    reads alike (`alike`: the mat would ask which one landed) one of that player's own: the
     referee's context cannot separate those two, and `bakumat register`
     warns about such a pair when it is taught."""
     owner = {}

@@ -5,7 +5,15 @@ For each Bakugan in turn the command names a zone, sends the board a
 this one") and waits until the board reports it landing there; then asks
 for it to be taken off. The board keeps what it learnt (its signature
 store). Without names, the Bakugan of the game on the board are taught
-(or of --game FILE: a header, event log or raw log)."""
+(or of --game FILE: a header, event log or raw log).
+
+A lesson whose magnet reads like another registered Bakugan's (the land
+event's `alike`: the mat would ask about a landing of one when the other
+may land too) is reported in words: when both are one player's, the mat
+cannot tell them apart (only the game does, when one of them is already
+used) and will ask which one landed; the fix is to swap one of them for a
+Bakugan with another magnet. Across players the game tells them apart
+(only the thrower's own may land)."""
 import sys
 import time
 
@@ -29,6 +37,38 @@ def bakugan_of(header):
     return out
 
 
+def owners(header):
+    """bakugan id -> the name of the player who has it."""
+    out = {}
+    for i, p in enumerate((header or {}).get("players") or []):
+        for b in p.get("bakugan") or []:
+            out[b["id"]] = p.get("name") or "player %d" % (i + 1)
+    return out
+
+
+def alike_words(b, alike, own):
+    """What a lesson of b that reads like the ids in `alike` means to the
+    players: (lines to print, [(b, other)] pairs of one player's)."""
+    lines = []
+    pairs = []
+    mine = [a for a in alike if own.get(a) is not None and own.get(a) == own.get(b)]
+    theirs = [a for a in alike if own.get(a) is not None and own.get(a) != own.get(b)]
+    unknown = [a for a in alike if own.get(a) is None or own.get(b) is None]
+    for a in mine:
+        pairs.append((b, a))
+        lines.append("  warning: the mat cannot tell %s from %s (both %s's: their magnets read alike); when one of "
+                     "them lands it will ask which. To avoid that, swap %s for a Bakugan with another magnet "
+                     "and teach that one" % (b, a, own[b], b))
+    if unknown:
+        lines.append("  warning: %s reads like %s: if one player has both, the mat cannot tell them apart and will "
+                     "ask which one landed (swap one for a Bakugan with another magnet to avoid it)"
+                     % (b, ", ".join(unknown)))
+    if theirs:
+        lines.append("  note: %s reads like %s: the game tells them apart, only the thrower's "
+                     "own Bakugan may land" % (b, ", ".join("%s (%s's)" % (a, own[a]) for a in theirs)))
+    return lines, pairs
+
+
 def wait_for(bl, pred, timeout, _left=[]):
     """The first frame matching pred; frames that came after it in the same
     read are kept for the next call (a quick lift follows its landing)."""
@@ -47,15 +87,16 @@ def run(args):
     err = sys.stderr
     with boardlink.connect(args.port) as bl:
         names = list(args.bakugan)
+        header = None
+        if args.game:
+            from host_tools.commands.game import header_from_file
+            header = header_from_file(args.game)
+        else:
+            # the game on the board (`state` names only the players: its decks come with `header`);
+            # also when the Bakugan are named: whose they are says which pairs matter
+            _, ack = bl.request("header")
+            header = ack.get("header") if type(ack) is dict else None
         if not names:
-            header = None
-            if args.game:
-                from host_tools.commands.game import header_from_file
-                header = header_from_file(args.game)
-            else:
-                # the game on the board (`state` names only the players: its decks come with `header`)
-                _, ack = bl.request("header")
-                header = ack.get("header") if type(ack) is dict else None
             if not header:
                 raise UserError("which Bakugan? name them (`bakumat register drago tigrerra`), or pass --game FILE, "
                                 "or start a game first (`bakumat game new`)")
@@ -73,7 +114,9 @@ def run(args):
         zones = [z["id"] for z in bl.board["zones"]] if bl.board else list(range(16))
         if args.zone is not None and args.zone not in zones:
             raise UserError("--zone: no zone %d on this board" % args.zone)
+        own = owners(header)
         taught = []
+        same = []      # one player's pairs the mat cannot tell apart
         for i, b in enumerate(names):
             z = args.zone if args.zone is not None else zones[i % len(zones)]
             _, r = bl.request("ctl", {"ev": "register", "bakugan": b, "zone": z})
@@ -90,12 +133,17 @@ def run(args):
             err.write("  learnt %s; take it off\n" % b)
             if got.get("alike"):
                 # the pipeline found the signature close to others' (sensed-events-v1, `alike`)
-                err.write("  warning: %s reads like %s: in a game the mat may take one for the other when "
-                          "both may land (a Bakugan with another magnet avoids it)\n" % (b, ", ".join(got["alike"])))
+                lines, pairs = alike_words(b, got["alike"], own)
+                for line in lines:
+                    err.write(line + "\n")
+                same.extend(pairs)
             if wait_for(bl, lambda t, body: t == "mat" and body.get("ev") == "leave" and body.get("zone") == z,
                         args.timeout) is None:
                 raise UserError("%s: still on zone %d after %.0f s: take it off, then teach the next one "
                                 "(learnt so far: %s)" % (b, z, args.timeout, ", ".join(taught + [b])))
             taught.append(b)
         print("taught %d Bakugan: %s" % (len(taught), ", ".join(taught)))
+        for b, a in same:
+            print("the mat cannot tell %s's %s and %s apart: it will ask which one landed; swap one of them for a "
+                  "Bakugan with another magnet to avoid the questions" % (own[b], b, a))
     return 0

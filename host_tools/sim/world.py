@@ -343,6 +343,9 @@ class _Builder:
     def bprops(self, bid):
         if bid not in self.props:
             self.props[bid] = _bak.props(bid, self.sc.bakugan)
+            alike = getattr(self.geo.world, "alike", None)
+            if alike:
+                self.props[bid].update(alike)   # the `alike` world: one magnet for all
         return self.props[bid]
 
     def check_zone(self, z, line):

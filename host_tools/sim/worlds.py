@@ -36,6 +36,7 @@ FERRITE_SHARE = 0.32  # a ferrite magnet of the same size: J 0.38 T against 1.2 
 NOMINAL = "mu300-t0.2"
 DEFAULT = "capture"  # what the simulator runs unless told otherwise (or the mat names its nominal world)
 KERNEL_VERSION = 1
+ALIKE_MAGNET = {"moment": 0.025, "polarity": 1, "height": 3.2}   # the `alike` world's one magnet
 
 
 def _plate(mu, t):
@@ -57,6 +58,13 @@ def _registry():
         d["magnet"] = "ferrite"
         d["about"] = d["about"] + ", ferrite magnet"
         w["ferrite-" + base] = d
+    # every Bakugan with the same magnet (moment, polarity, height): the mat
+    # can tell them apart only by the game (who may throw which), so it must
+    # ask (issue #16: questions per game there, and sure-and-wrong must hold)
+    d = dict(w[NOMINAL])
+    d["alike"] = dict(ALIKE_MAGNET)
+    d["about"] = d["about"] + ", every Bakugan the same magnet"
+    w["alike"] = d
     return w
 
 
@@ -142,6 +150,7 @@ class World:
         self.magnet = spec["magnet"]
         self.moment_scale = FERRITE_SHARE if self.magnet == "ferrite" else 1.0
         self.heights = tuple(spec["heights"])
+        self.alike = spec.get("alike")   # the one magnet every Bakugan has, or None
         self.about = spec["about"]
         self._kernel = None
         self._plate_terms = {}

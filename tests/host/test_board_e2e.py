@@ -492,8 +492,11 @@ def test_register_warns_of_bakugan_that_read_alike(vb):
               "place tigrerra on zone 3 at 5s\nremove tigrerra at 7s\nidle 2s")
     code, out, err = cmd.finish()
     assert code == 0, err
-    assert "warning: tigrerra reads like drago" in err
-    assert "drago reads like" not in err        # nothing was registered before it
+    # in words: which pair, whose, and the fix (swap one)
+    assert ("warning: the mat cannot tell tigrerra from drago" in err or "note: tigrerra reads like drago" in err
+            or "warning: tigrerra reads like drago" in err), err
+    assert "swap" in err or "the game tells them apart" in err, err
+    assert "from tigrerra" not in err and "drago reads like" not in err   # nothing was registered before drago
 
 
 def test_register_times_out_when_nothing_lands(vb):

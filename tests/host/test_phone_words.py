@@ -176,7 +176,7 @@ def test_the_rarer_sentences_read_the_same(phone):
     host = host_says(hdr, out)
     assert page_says(phone, hdr, out) == host
     assert host[0].endswith("gate dan-gold turned over: aquos -20, pyrus +50")
-    assert host[2].endswith("the mat learnt drago on zone 0; it reads like serpenoid")
+    assert host[2].endswith("the mat learnt drago on zone 0; can't tell it from serpenoid: if one player has both, swap one")
     assert host[3].endswith("the mat learnt tigrerra on zone 3")
     assert host[6] == "   0.060s  novelty: player 0, what a none, b 1, 2, ok yes"
     assert host[-1].endswith("game over: no winner (1-1)")

@@ -5,9 +5,18 @@ for seconds despite sensor noise, is reported once as a fault and left out.
 
 Per frame (`scan`): integer only, nothing allocated. The zone's
 consequences of a fault (thresholds, window, occupants, the event) are the
-pipeline's: `Pipeline._fault`.
+pipeline's: `Pipeline._fault`. Where the interpreter compiles viper, the
+channel loop runs as machine code (sense.viperloops.scan16 / scan32: the
+uneventful channels; a channel that reaches a fault count goes through the
+plain loop below, `_scan`); elsewhere (CPython, the WebAssembly port) the
+plain loop does all of it.
 """
 from array import array
+
+try:
+    from sense import viperloops as _vl   # viper kernels, where the interpreter compiles them
+except (ImportError, SyntaxError, ValueError, NameError):   # CPython, no native emitter, another arch's .mpy
+    _vl = None
 
 try:
     from micropython import const
@@ -43,10 +52,52 @@ class Health:
         self.same = array("i", [0] * n)
         self.rail = array("h" if self.rail_n < 32767 else "i", [0] * n)   # (never past rail_n)
         self.bad = bytearray(n)
+        # the viper kernel's arguments (sense.viperloops: H_*, HK), set up
+        # for each new frame object (the scanner fills the same one)
+        self.fast = _vl is not None and self.rail_n < 32767
+        self._ha = None
+        self._hk = None
+        self._kern = None
+
+    def _fast_for(self, frame, base, dev):
+        """The kernel for this frame's items (scan16, scan32; None for a
+        list, a signed or a 64-bit array: the plain loop), once per frame
+        object. MicroPython's arrays have no typecode or itemsize attribute:
+        the typecode from repr ("array('H', [...])"), the size from the bytes
+        ('L' is 4 bytes on the chip, 8 on a 64-bit host)."""
+        self._kern = None
+        if type(frame) is array and len(frame) and repr(frame)[7:8] in ("H", "I", "L"):
+            sz = len(bytes(frame)) // len(frame)
+            if sz == 2:
+                self._kern = _vl.scan16
+            elif sz == 4:
+                self._kern = _vl.scan32
+        self._ha = [frame, self.bad, self.rail, self.same, self.last, dev, base]
+        self._hk = array("i", [len(self.bad), self.lo, self.hi, self.rail_n, self.stuck_n, self.ish, _vl.SX])
 
     def scan(self, frame, t, base, dev):
         """One frame: the counters, the faults they reach, and each healthy
         channel's deviation from its baseline (dev)."""
+        if not self.fast:
+            self._scan(frame, t, base, dev, 0, len(self.bad))
+            return
+        a = self._ha
+        if a is None or frame is not a[0] or dev is not a[5] or base is not a[6]:
+            self._fast_for(frame, base, dev)
+        k = self._kern
+        n = len(self.bad)
+        if k is None:
+            self._scan(frame, t, base, dev, 0, n)
+            return
+        a = self._ha
+        kv = self._hk
+        c = k(0, a, kv)
+        while c < n:
+            self._scan(frame, t, base, dev, c, c + 1)
+            c = k(c + 1, a, kv)
+
+    def _scan(self, frame, t, base, dev, c0, c1):
+        """The plain loop over channels c0 .. c1 - 1."""
         bad = self.bad
         rail = self.rail
         same = self.same
@@ -56,7 +107,7 @@ class Health:
         railn = self.rail_n
         stuckn = self.stuck_n
         ish = self.ish
-        for c in range(len(bad)):
+        for c in range(c0, c1):
             x = frame[c]
             if bad[c]:
                 continue

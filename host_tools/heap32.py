@@ -88,7 +88,8 @@ def _romfs(src, dest):
         f.write(data)
 
 
-def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout=900, unix=None, stack=False):
+def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout=900, unix=None, stack=False,
+        plain=False):
     """Play the game on the 32-bit port. rom: the code in a ROMFS image
     (run in place, as the DevKitC path's ROMFS or frozen image) instead of
     .mpy files loaded into the heap. unix: the path of the unix port's
@@ -96,7 +97,10 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
     timings: the WebAssembly port's clock has only millisecond steps; its
     heap figures are x86-64's, not reported). stack: on the port's settrace
     build, the deepest Python call and the C and Python stacks' use there
-    (its heap figures then hold the tracer's garbage: not for the heap). Returns {"base", "code", "live", "peak",
+    (its heap figures then hold the tracer's garbage: not for the heap).
+    plain: (unix) the per-frame loops without their viper kernels; a viper
+    run also times both in the same process (feed_*, loops_*: us x 100
+    per frame, mpscripts/heap32.py _loops). Returns {"base", "code", "live", "peak",
     "maxblk", "worst_tick", "ticks", "out": decoded frames, ...}; raises
     UserError when the game did not run to its end."""
     why = available() if unix is None else None
@@ -129,7 +133,7 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
         mods = list(MODULES) + (list(PHONE_MODULES) if phone else [])
         wasm = unix is None
         with open(os.path.join(tmp, "params.json"), "w") as f:
-            json.dump({"ticks": ticks, "phone": phone, "modules": mods, "wasm": wasm, "stack": stack,
+            json.dump({"ticks": ticks, "phone": phone, "modules": mods, "wasm": wasm, "stack": stack, "plain": plain,
                        "path": ("/rom" if rom else "/bench/fw") if wasm else fw}, f)
         if wasm:
             cmd = ["node", RUNNER, "--heapsize", str(heapsize), "--dir", tmp,

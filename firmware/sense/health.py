@@ -34,6 +34,21 @@ SAT = const(3)
 FAULT_KINDS = (None, "dead", "stuck", "saturated")
 
 
+def _kernel(frame):
+    """The viper kernel for this frame's items: scan16, scan32, or None
+    (a list, a signed or a 64-bit array: the plain loop). MicroPython's
+    arrays have no typecode or itemsize attribute: both from a one-item
+    slice ("array('H', [...])"; 'L' is 4 bytes on the chip, 8 on a 64-bit
+    host)."""
+    if type(frame) is not array or not len(frame):
+        return None
+    one = frame[:1]
+    if repr(one)[7:8] not in ("H", "I", "L"):
+        return None
+    sz = len(bytes(one))
+    return _vl.scan16 if sz == 2 else _vl.scan32 if sz == 4 else None
+
+
 class Health:
     """Owns bad (fault code per channel), last (its last count), same and
     rail (counters). p: the pipeline (its zones, occupants and `_fault`)."""
@@ -52,28 +67,12 @@ class Health:
         self.same = array("i", [0] * n)
         self.rail = array("h" if self.rail_n < 32767 else "i", [0] * n)   # (never past rail_n)
         self.bad = bytearray(n)
-        # the viper kernel's arguments (sense.viperloops: H_*, HK), set up
-        # for each new frame object (the scanner fills the same one)
+        # the viper kernel's arguments (sense.viperloops: H_*, HK); the
+        # kernel for the frame in _ha[0] (chosen when the frame object changes)
         self.fast = _vl is not None and self.rail_n < 32767
         self._ha = None
         self._hk = None
         self._kern = None
-
-    def _fast_for(self, frame, base, dev):
-        """The kernel for this frame's items (scan16, scan32; None for a
-        list, a signed or a 64-bit array: the plain loop), once per frame
-        object. MicroPython's arrays have no typecode or itemsize attribute:
-        the typecode from repr ("array('H', [...])"), the size from the bytes
-        ('L' is 4 bytes on the chip, 8 on a 64-bit host)."""
-        self._kern = None
-        if type(frame) is array and len(frame) and repr(frame)[7:8] in ("H", "I", "L"):
-            sz = len(bytes(frame)) // len(frame)
-            if sz == 2:
-                self._kern = _vl.scan16
-            elif sz == 4:
-                self._kern = _vl.scan32
-        self._ha = [frame, self.bad, self.rail, self.same, self.last, dev, base]
-        self._hk = array("i", [len(self.bad), self.lo, self.hi, self.rail_n, self.stuck_n, self.ish, _vl.SX])
 
     def scan(self, frame, t, base, dev):
         """One frame: the counters, the faults they reach, and each healthy
@@ -82,14 +81,17 @@ class Health:
             self._scan(frame, t, base, dev, 0, len(self.bad))
             return
         a = self._ha
-        if a is None or frame is not a[0] or dev is not a[5] or base is not a[6]:
-            self._fast_for(frame, base, dev)
+        if a is None or dev is not a[5] or base is not a[6]:
+            a = self._ha = [None, self.bad, self.rail, self.same, self.last, dev, base]
+            self._hk = array("i", [len(self.bad), self.lo, self.hi, self.rail_n, self.stuck_n, self.ish, _vl.SX])
+        if frame is not a[0]:
+            a[0] = frame           # (the scanner fills the same frame: this runs once)
+            self._kern = _kernel(frame)
         k = self._kern
         n = len(self.bad)
         if k is None:
             self._scan(frame, t, base, dev, 0, n)
             return
-        a = self._ha
         kv = self._hk
         c = k(0, a, kv)
         while c < n:

@@ -227,6 +227,7 @@ def heap32_section(board, res, header, out, quick=False):
         for phone in ((True,) if quick else (False, True)):
             runs[(rom, phone)] = heap32.run(board, res, header, phone=phone, rom=rom)
     heap32.report(runs, out)
+    modules_section(runs, out)
     if not quick:
         st = heap32.run(board, res, header, phone=True, stack=True)
         out.write("  stack: the deepest Python call in a tick is %d levels (the bench's own 2 included); there, at 32 "
@@ -238,6 +239,38 @@ def heap32_section(board, res, header, out, quick=False):
                      (st["stack_c"] + st["stack_py"]) / 1024.0, (st["stack_c"] + st["stack_py"]) // st["stack_depth"],
                      15360 // st["stack_depth"]))
     return runs
+
+
+def modules_section(runs, out):
+    """Where the DevKitC path's heap goes (ROMFS + phone page): each
+    module's objects and the interned names' pools, at 32 bits."""
+    from host_tools import heap32
+    m = heap32.modules(phone=True, rom=True)
+    m0 = heap32.modules(phone=False, rom=True)
+    objs = sum(r[0] for r in m["modules"])
+    q = m["qstr"]
+    phone = [r for r in m["modules"] if r[1] in heap32.PHONE_MODULES]
+    out.write("  where the ROMFS code's heap goes (modules imported one at a time at 32 bits, the phone page's "
+              "included): the modules' objects (functions, classes, dicts: the bytecode stays in the image) %.1f "
+              "KB; the interned names' pools %.1f KB (%d names, %.1f KB of text; a ROMFS or .mpy module adds its "
+              "names to the heap, a frozen one keeps them in flash; a pool grows by doubling: %d pools). "
+              "Largest, objects + names (KB): %s. The phone page's modules: %.1f KB of objects, %.1f KB of "
+              "names (without them %d names in %d pools, %.1f KB)%s\n"
+              % (objs / 1024.0, q["n_total_bytes"] / 1024.0, q["n_qstr"], q["n_str_data_bytes"] / 1024.0,
+                 q["n_pool"], ", ".join("%s %.1f + %.1f" % (name, n / 1024.0, qb / 1024.0)
+                                        for n, name, qb, _ in m["modules"][:8]),
+                 sum(r[0] for r in phone) / 1024.0, sum(r[2] for r in phone) / 1024.0, m0["qstr"]["n_qstr"],
+                 m0["qstr"]["n_pool"], m0["qstr"]["n_total_bytes"] / 1024.0,
+                 "; not loaded here (no native emitter: the plain loops run): %s" % ", ".join(m["not_loaded"])
+                 if m["not_loaded"] else ""))
+    f = runs.get((True, True))
+    f0 = runs.get((True, False))
+    if f is not None and f0 is not None:
+        out.write("  the phone page on the DevKitC path: %.1f KB more live (code %.1f, data %.1f: the web server's "
+                  "client buffers, the web app's state), %.1f KB more at the peak\n"
+                  % ((f["live"] - f0["live"]) / 1024.0, (f["code"] - f0["code"]) / 1024.0,
+                     ((f["live"] - f["code"]) - (f0["live"] - f0["code"])) / 1024.0,
+                     (f["peak"] - f0["peak"]) / 1024.0))
 
 
 def time_section(board, res, header, out, runs=2):
@@ -364,6 +397,11 @@ def main(argv=None):
               "%d control events\n" % (BOARD, args.seed, game_s, len(res.frames), board["rate_hz"], len(res.controls)))
     heap32_section(board, res, header, out, quick=args.quick)
     time_section(board, res, header, out)
+    from host_tools import savelayouts
+    out.write("\n")
+    savelayouts.report(savelayouts.measure(80), out)
+    out.write("  (an erase stops an ESP32's CPU, which runs its code from that flash: a save with one holds up the "
+              "scan by 45 ms or more; files4 makes its erases when the game starts. docs/runtime.md)\n")
     with tempfile.TemporaryDirectory(prefix="bakumat-mpy-") as mpy:
         mpybuild.build(mpy)
         code = code_size(mpy)

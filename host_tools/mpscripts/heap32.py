@@ -221,11 +221,8 @@ def step():
         for m in P["modules"]:
             __import__(m)
         if P.get("plain"):
-            # the plain-Python per-frame loops (as before their viper kernels)
-            import sense.frames
-            import sense.health
-            sense.frames._vl = None
-            sense.health._vl = None
+            import looptime
+            looptime.plain()
         S["phase"] = 2
         gc.collect()
         return True
@@ -520,96 +517,11 @@ def _speed():
         _pystone(5000)
     report("pystones", S.get("ps", 0))
     if not P["wasm"]:
-        _loops()
+        import looptime        # (its own file: its names would shift this port's name pools in the heap runs)
+        looptime.run(report, _board, P)
     for k in ("save_n", "save_us", "save_max", "save_bytes", "save_erases", "save_prog"):
         if k in S:
             report(k, S[k])
-
-
-def _loops():
-    """Unix run: the per-frame loops' speed with and without their viper
-    kernels (sense.viperloops), in this process: a fresh pipeline of the
-    board fed the game's first second of frames (an empty mat, before the
-    first Bakugan) over and over to settle, then timed per frame (the least
-    of 5 runs of 200 frames; us x 100): Frames.feed
-    whole (feed_plain, feed_viper) and the loops alone (loops_plain: the
-    plain health scan and zone loop over every channel and zone,
-    loops_viper: the two kernels doing the same)."""
-    import app
-    from array import array
-    from sense import frames as F
-    from sense import viperloops as vl
-    from sense.pipeline import Pipeline
-    if F._vl is None:
-        return          # a run of the plain loops (or an interpreter without viper)
-    pipes = []
-    evs = []
-    for fast in (False, True):
-        p = Pipeline(app._expand(app._compact(_board())), evs.append)
-        p.fr.fast = p.hl.fast = fast
-        pipes.append(p)
-    n = pipes[0].n
-    frames = []
-    f = open("frames.bin", "rb")
-    for _ in range(50):
-        a = array("H", bytearray(2 * n))
-        if f.readinto(a) != 2 * n:
-            break
-        frames.append(a)
-    f.close()
-    t = [0]
-    buf = array("H", bytearray(2 * n))   # one frame buffer, filled each time, as the scanner does
-
-    def settle(p):
-        for _ in range(3):
-            for fr in frames:
-                t[0] += 20
-                buf[:] = fr
-                p.feed(buf, t[0])
-
-    def best(fn):
-        b = 1 << 30
-        for _ in range(5):
-            t0 = time.ticks_us()
-            for _ in range(4):
-                for fr in frames:
-                    t[0] += 20
-                    buf[:] = fr
-                    fn(buf, t[0])
-            d = time.ticks_diff(time.ticks_us(), t0)
-            if d < b:
-                b = d
-        return b * 100 // (4 * len(frames))
-
-    pp, pv = pipes
-    settle(pp)
-    settle(pv)
-    report("feed_plain_us100", best(pp.feed))
-    report("feed_viper_us100", best(pv.feed))
-    fr0 = pp.fr
-    hl0 = pp.hl
-    nz = len(pp.zch)
-
-    def plain(fr, tt):
-        hl0._scan(fr, tt, fr0.base, fr0.dev, 0, n)
-        fr0._kv[8] = fr0._kv[9] = 0
-        fr0._zones(fr, tt, 0, nz, fr0.bk)
-    report("loops_plain_us100", best(plain))
-    fv = pv.fr
-    hv = pv.hl
-    A = hv._ha                        # (the kernels' arguments as feed left them)
-    hk = hv._hk
-    Z = fv._za
-    kv = fv._kv
-    scan = vl.scan16
-
-    def viper(fr, tt):
-        scan(0, A, hk)
-        kv[1] = tt
-        kv[8] = kv[9] = 0
-        vl.zones(0, Z, kv)
-    report("loops_viper_us100", best(viper))
-    report("loops_events", len(evs))     # 0: the frames were quiet, as meant
 
 
 def _pystone(loops):

@@ -62,7 +62,7 @@ def main(argv=None):
         parser.print_help()
         return 2
     mod = importlib.import_module(args._module)
-    from host_tools.logfile import message
+    from host_tools.logs.logfile import message
     out = sys.stdout
     sys.stdout = Shown(out)
     try:
@@ -95,7 +95,7 @@ class Shown:
         self.raw = stream
 
     def write(self, text):
-        from host_tools.logfile import escape
+        from host_tools.logs.logfile import escape
         return self.raw.write(escape(text) if type(text) is str else text)
 
     def __getattr__(self, name):

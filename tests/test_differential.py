@@ -3,7 +3,8 @@ generated games to byte-identical NDJSON."""
 import io
 import os
 
-from host_tools import gamegen, mpscripts
+from host_tools import mpscripts
+from host_tools.gen import gamegen
 from host_tools.commands.replay import replay_events
 from mptools import FIRMWARE, micropython
 

@@ -3,7 +3,8 @@ games of every Chinese variant mode (30+ each) to byte-identical NDJSON."""
 import io
 
 import referee
-from host_tools import gamegen_cn, mpscripts
+from host_tools import mpscripts
+from host_tools.gen import gamegen_cn
 from host_tools.commands.replay import replay_events
 from mptools import FIRMWARE, micropython
 
@@ -45,7 +46,8 @@ def test_modes_replay_byte_identical_on_cpython_and_micropython(tmp_path):
 
 def test_samples_play_to_a_winner_on_both_interpreters():
     import os
-    from host_tools import fwpath, gamegen
+    from host_tools import fwpath
+    from host_tools.gen import gamegen
     paths = []
     expected = io.StringIO()
     for mode in MODES:

@@ -5,7 +5,8 @@ import io
 
 import pytest
 
-from host_tools import gamegen_official, mpscripts
+from host_tools import mpscripts
+from host_tools.gen import gamegen_official
 from host_tools.commands.replay import replay_events
 from mptools import FIRMWARE, micropython
 

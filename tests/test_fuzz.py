@@ -18,7 +18,8 @@ import time
 
 import pytest
 
-from host_tools import boards, cli, mpscripts, mpybuild, sim
+from host_tools import boards, cli, mpscripts, sim
+from host_tools.device import mpybuild
 from host_tools.errors import UserError
 from mptools import REPO, tool
 

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from host_tools import boards, fwpath
-from host_tools.link import REPLIES, LinkError
+from host_tools.device.link import REPLIES, LinkError
 from host_tools.vboard import VBoard
 
 BOARD = "esp32_devkitc"

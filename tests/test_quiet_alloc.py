@@ -114,7 +114,8 @@ def test_the_amr2_mat_with_its_kernel_table_allocates_nothing(tmp_path):
     """The 20-bit magnetometer mat, its pipeline holding the kernel table of
     the nominal world (sense.fit): quiet frames (uniform noise of 320
     counts rms) allocate nothing either."""
-    from host_tools import boards, kernels
+    from host_tools import boards
+    from host_tools.boards import kernels
     b = boards.load("amr2")
     b["kernels"] = kernels.build(b, "mu300-t0.2")
     bp = tmp_path / "board.json"

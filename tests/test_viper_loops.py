@@ -140,7 +140,7 @@ def test_hall_mat_kernels_match_the_plain_loops(tmp_path):
 
 
 def test_amr2_mat_kernels_match_the_plain_loops(tmp_path):
-    from host_tools import kernels
+    from host_tools.boards import kernels
     board, res = _game("amr2", 2, world="mu300-t0.2")
     board["kernels"] = kernels.build(board, "mu300-t0.2")
     # 'I': 4 bytes on the unix port as 'L' is on the chip ('L' is 8 bytes on

@@ -1,5 +1,5 @@
 """The virtual board: the firmware on the MicroPython unix port, with its
-hardware simulated by the host (host_tools/vboard.py, `bakumat vboard`).
+hardware simulated by the host (host_tools/vboard/__init__.py, `bakumat vboard`).
 
 The only module that builds the virtual board's hardware. The REPL's
 stdin/stdout are a pty the host bridges to socket://127.0.0.1:PORT (the

@@ -11,10 +11,10 @@ import os
 from host_tools.errors import UserError
 
 BENCHES = {
-    "referee": "host_tools.bench_referee",
-    "sensing": "host_tools.bench_sensing",
-    "runtime": "host_tools.bench_runtime",
-    "phone": "host_tools.bench_phone",
+    "referee": "host_tools.bench.bench_referee",
+    "sensing": "host_tools.bench.bench_sensing",
+    "runtime": "host_tools.bench.bench_runtime",
+    "phone": "host_tools.bench.bench_phone",
 }
 
 

@@ -6,7 +6,8 @@ channel is sane (a Bakugan or a magnet left on a zone would be learnt as
 (`cal` request), which the board saves."""
 import sys
 
-from host_tools import boardlink, diagnose
+from host_tools.device import boardlink
+from host_tools.logs import diagnose
 from host_tools.commands import diag
 from host_tools.errors import UserError
 

@@ -46,7 +46,7 @@ def run(args):
     if args.sample:
         # the bundled sample game of that very mode
         from host_tools.commands.replay import replay_events
-        from host_tools.logfile import read_lines
+        from host_tools.logs.logfile import read_lines
         path = modes.sample_path(args.mode)
         replay_events(read_lines(path), path, args.json, sys.stdout)
         return 0
@@ -54,7 +54,7 @@ def run(args):
         raise UserError("--json goes with --sample (the live demo prints a transcript)")
     if not 0 <= args.http <= 65535:
         raise UserError("--http: %d is not a TCP port (0..65535)" % args.http)
-    from host_tools.demo_game import run_demo
+    from host_tools.demo.demo_game import run_demo
     return run_demo(mode=args.mode, seed=args.seed, speed=args.speed, players=args.players, view=args.view,
                     out=sys.stdout, board_name=args.board, port=args.http, open_browser=not args.no_browser,
                     firmware=args.firmware, world=args.world)

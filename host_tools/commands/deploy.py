@@ -12,7 +12,8 @@ import re
 import sys
 import time
 
-from host_tools import deploy, fwpath, ports, transport
+from host_tools import fwpath
+from host_tools.device import deploy, ports, transport
 from host_tools.errors import UserError
 
 
@@ -70,7 +71,7 @@ def wait_for_port(port, timeout=15.0):
 
 def ask_maintenance(port, out, timeout=1.5):
     """Ask the running app for maintenance mode. True if the app agreed."""
-    from host_tools.link import LinkError, open_link
+    from host_tools.device.link import LinkError, open_link
     try:
         link = open_link(port)
     except LinkError:
@@ -96,7 +97,7 @@ def ask_maintenance(port, out, timeout=1.5):
 
 def confirm_app(port, fw, timeout, out):
     """Wait for the app to answer `version` after the reset; check fw."""
-    from host_tools.link import LinkError, open_link
+    from host_tools.device.link import LinkError, open_link
     wait_for_port(port, timeout)
     deadline = time.monotonic() + timeout
     link = None
@@ -134,7 +135,7 @@ def confirm_app(port, fw, timeout, out):
 def app_version(port, timeout=1.5):
     """The running app's `version` reply (it names its board), or None when
     no app answers (as `bakumat diag info` asks it)."""
-    from host_tools.link import LinkError, open_link
+    from host_tools.device.link import LinkError, open_link
     try:
         link = open_link(port)
     except LinkError:

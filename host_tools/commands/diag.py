@@ -24,9 +24,11 @@ import json
 import sys
 import time
 
-from host_tools import boardlink, boards, diagnose, termmat
+from host_tools import boards
+from host_tools.device import boardlink
+from host_tools.logs import diagnose, termmat
 from host_tools.errors import UserError
-from host_tools.progress import Progress
+from host_tools.device.progress import Progress
 
 
 def add_arguments(p):
@@ -107,7 +109,7 @@ class RawStream:
         return self
 
     def __exit__(self, *a):
-        from host_tools.link import LinkError
+        from host_tools.device.link import LinkError
         try:
             self.bl.request("raw", {"on": False}, timeout=3.0)
         except LinkError:
@@ -373,7 +375,7 @@ def _zone_mT(board, zone, frames, base):
 
 
 def plate(bl, args):
-    from host_tools import platefit
+    from host_tools.logs import platefit
     board = need_board(bl)
     zones_ = [z["id"] for z in board["zones"]]
     if args.zone not in zones_:

@@ -1,10 +1,10 @@
 """bakumat flash: put MicroPython on a bare ESP32 (esptool), then deploy the app.
 
 The image is --image FILE, or the newest .bin in the cache folder for the
-detected chip (see host_tools/flash.py); nothing is downloaded."""
+detected chip (see host_tools/device/flash.py); nothing is downloaded."""
 import sys
 
-from host_tools import flash, ports
+from host_tools.device import flash, ports
 from host_tools.errors import UserError
 
 

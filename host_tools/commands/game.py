@@ -19,7 +19,9 @@ import json
 import os
 import sys
 
-from host_tools import boardlink, fwpath, termmat
+from host_tools import fwpath
+from host_tools.device import boardlink
+from host_tools.logs import termmat
 from host_tools.errors import UserError
 
 SAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples")
@@ -52,7 +54,7 @@ def add_arguments(p):
 
 def _read_json(path, what):
     # the host readers' shared limits (line length, nesting, finite numbers)
-    from host_tools.logfile import read_json_file
+    from host_tools.logs.logfile import read_json_file
     return read_json_file(path)
 
 
@@ -136,7 +138,7 @@ def check_header(header):
 def cfg_body(full):
     """The header as compact JSON for a `cfg` frame; UserError when the frame
     would exceed what the board accepts (serial protocol v1: 2048 bytes)."""
-    from host_tools.link import codec
+    from host_tools.device.link import codec
     text = json.dumps(full, separators=(",", ":"))
     n = len(codec.encode_json(65535, "cfg", text))
     if n > codec.MAX_LEN:
@@ -185,7 +187,7 @@ def show(bl, as_json):
 
 
 def _event(text):
-    from host_tools.logfile import loads
+    from host_tools.logs.logfile import loads
     try:
         ev = loads(text)
     except UserError as e:

@@ -48,7 +48,7 @@ def run(args):
             print("%-22s ready in %.1f s" % (name, time.time() - t0))
         return 0
     if action == "layouts":
-        from host_tools import layouts as L
+        from host_tools.boards import layouts as L
         worlds = args.world or list(L.DOC_WORLDS)
         for name in worlds:
             W.get(name) if name in W.WORLDS else _unknown("world", name, W.names())

@@ -12,14 +12,15 @@ While it watches, the monitor holds the board's port and shares its link
 on socket://127.0.0.1:7001 (--share PORT, 0: any free port; --no-share):
 other commands (`game input`, `game status`, `register`, `calibrate`,
 `diag info`, `record`) act through it with `--port socket://127.0.0.1:7001`
-while the monitor shows what happens (host_tools/linkshare.py)."""
+while the monitor shows what happens (host_tools/device/linkshare.py)."""
 import json
 import sys
 import time
 
-from host_tools import boardlink, termmat
+from host_tools.device import boardlink
+from host_tools.logs import termmat
 from host_tools.errors import UserError
-from host_tools.link import REPLIES
+from host_tools.device.link import REPLIES
 
 KINDS = ("game", "mat", "fault", "hello", "log")
 SHARE_PORT = 7001
@@ -77,7 +78,7 @@ def run(args):
         v = bl.version
         share = None
         if not args.no_share:
-            from host_tools.linkshare import Share
+            from host_tools.device.linkshare import Share
             try:
                 share = Share(bl.link, args.share)
             except UserError:

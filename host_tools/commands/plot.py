@@ -6,7 +6,7 @@ the threshold, and the moments the pipeline decided (land, leave, fault):
 the same traces as the web view's, for issue reports. Needs matplotlib.
 """
 from host_tools.errors import UserError
-from host_tools.logfile import seconds
+from host_tools.logs.logfile import seconds
 
 
 def add_arguments(p):
@@ -92,7 +92,7 @@ def plot(timeline, output, zones=None, t_from=None, t_to=None):
 
 
 def run(args):
-    from host_tools.logfile import kind_of, read_lines
+    from host_tools.logs.logfile import kind_of, read_lines
     from host_tools.webview.timeline import raw_timeline
     kind = kind_of(read_lines(args.raw))
     if kind != "raw":

@@ -1,7 +1,7 @@
 """bakumat ports: list the serial ports and say which one is an ESP32 board."""
 import sys
 
-from host_tools import ports
+from host_tools.device import ports
 
 
 def add_arguments(p):

@@ -18,7 +18,7 @@ interrupted recording is a valid log up to its last line.
 
 The raw stream costs about 26 KB/s for 96 channels at 50 Hz in protocol v1's
 JSON frames: 28 % of a 921600 baud line, more than twice the REPL's 115,200
-(`python -m host_tools.linkbudget`). So the board switches its line to
+(`python -m host_tools.bench.linkbudget`). So the board switches its line to
 921,600 baud for the recording (where its port can: `raw` with `baud`) and
 back at the end; the host follows each time.
 """
@@ -26,14 +26,15 @@ import json
 import sys
 import time
 
-from host_tools import boardlink, rawlog
-from host_tools.link import REPLIES
+from host_tools.device import boardlink
+from host_tools.logs import rawlog
+from host_tools.device.link import REPLIES
 from host_tools.commands import game as game_cmd
 from host_tools.errors import UserError
-from host_tools.progress import Progress
+from host_tools.device.progress import Progress
 
 LINE_BAUD = 115200       # the REPL's speed, where the board starts and ends
-RECORD_BAUD = 921600     # the raw stream's: about 28 % of it (host_tools/linkbudget.py)
+RECORD_BAUD = 921600     # the raw stream's: about 28 % of it (host_tools/bench/linkbudget.py)
 CONTROL_EVS = ("gate", "miss", "ability", "resolve", "choose", "register", "which")
 
 
@@ -225,7 +226,7 @@ def run(args):
     if args.events:
         # the raw log replayed through the board's own code gives the inputs
         # the referee accepted, in order: the game's event log
-        from host_tools import rawreplay
+        from host_tools.logs import rawreplay
         lines = rawreplay.event_log(args.file)
         try:
             with open(args.events, "w", encoding="utf-8", newline="\n") as f:
@@ -249,7 +250,7 @@ def _writable(path, *opened):
 
 
 def load_play(path):
-    from host_tools.logfile import read_lines
+    from host_tools.logs.logfile import read_lines
     out = []
     for lineno, line in enumerate(read_lines(path), 1):
         if not line.strip():

@@ -9,7 +9,7 @@ store). Without names, the Bakugan of the game on the board are taught
 import sys
 import time
 
-from host_tools import boardlink
+from host_tools.device import boardlink
 from host_tools.errors import UserError
 
 

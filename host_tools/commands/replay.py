@@ -11,7 +11,7 @@ import sys
 
 from host_tools import fwpath
 from host_tools.errors import UserError
-from host_tools.logfile import kind_of, read_lines
+from host_tools.logs.logfile import kind_of, read_lines
 
 
 def add_arguments(p):
@@ -78,7 +78,7 @@ def run(args):
     if args.zone is not None and not args.why:
         raise UserError("--zone goes with --why")
     if kind == "raw":
-        from host_tools import rawreplay
+        from host_tools.logs import rawreplay
         mode = "why" if args.why else ("sensed" if args.sensed else ("json" if args.json else "transcript"))
         return rawreplay.replay_raw(args.log, mode, zone=args.zone)
     if args.sensed or args.why:

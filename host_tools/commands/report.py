@@ -3,7 +3,7 @@
 One self-contained HTML page (no script, no network) from an event log or a
 raw sensor log: the players and their decks, each battle with its
 arithmetic (G + gate card + abilities = power), the captures, the winner,
-and the whole game in the mat's words (host_tools/report.py)."""
+and the whole game in the mat's words (host_tools/logs/report.py)."""
 import sys
 
 from host_tools.errors import UserError
@@ -16,7 +16,7 @@ def add_arguments(p):
 
 
 def run(args):
-    from host_tools import report
+    from host_tools.logs import report
     text = report.build(args.log, args.title)
     if args.output == "-":
         sys.stdout.write(text)

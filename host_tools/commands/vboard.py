@@ -123,7 +123,7 @@ def console_line(vb, live, cmd):
     if cmd == "maint":
         # the app never stops for a stray Ctrl-C (line noise): only the
         # framed request takes the board to its REPL, as deploy asks for it
-        from host_tools.link import LinkError
+        from host_tools.device.link import LinkError
         boots = vb.boots
         link = vb.link()
         try:
@@ -137,7 +137,7 @@ def console_line(vb, live, cmd):
             time.sleep(0.05)
         return "maintenance mode: the board's REPL answers (mpremote, miniterm); `app` runs the app again"
     if cmd == "app":
-        from host_tools import transport
+        from host_tools.device import transport
         transport.Mpremote(vb.url, timeout=30).exec("import maint\nmaint.leave()\n")
         vb.power_cycle()
         return "app: the board rebooted; the app runs"

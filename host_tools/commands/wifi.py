@@ -26,7 +26,7 @@ import json
 import secrets
 import sys
 
-from host_tools import ports, transport
+from host_tools.device import ports, transport
 from host_tools.errors import UserError
 
 PATH = "wifi.json"
@@ -176,7 +176,7 @@ def _show_from_app(port):
     """`show` through the running app's `wifi` request (no restart): the
     lines to print, or None when no app with that request answers (then the
     file is read through mpremote as before)."""
-    from host_tools.link import LinkError, open_link
+    from host_tools.device.link import LinkError, open_link
     try:
         link = open_link(port)
     except (LinkError, OSError):

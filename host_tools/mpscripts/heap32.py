@@ -1,6 +1,6 @@
 # Runs inside the 32-bit MicroPython WebAssembly port (tools/mp32/run.mjs), or
 # (for stage timings) under the unix port's micropython binary, in the folder
-# host_tools/heap32.py prepared:
+# host_tools/bench/heap32.py prepared:
 #   fw/          the firmware compiled to .mpy (as `bakumat deploy` installs it),
 #                or the same in a ROMFS image at /rom (params path)
 #   board.json   the board definition (as deploy writes it)

@@ -2,7 +2,7 @@
 # algorithm of micropython-lib's pystone_lowmem, whose figures on boards are
 # published), written for MicroPython and CPython. The bench measures it in
 # the same interpreter and run as the firmware, and projects the firmware's
-# times onto a chip by the ratio of pystones/s (host_tools/chiptime.py).
+# times onto a chip by the ratio of pystones/s (host_tools/bench/chiptime.py).
 #
 #   pystones(loops) -> (seconds, pystones per second)
 import time

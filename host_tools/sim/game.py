@@ -30,7 +30,7 @@ GUARD_STEPS = 400  # at most this many turns, battles, choices and refills: a lo
 
 def _header(rng, header):
     if header is None:
-        from host_tools import gamegen
+        from host_tools.gen import gamegen
         header = gamegen.random_header(rng)
     out = {}
     for k in ("mode", "first", "target", "players"):

@@ -139,7 +139,7 @@ def layout_check(layout, progress=None):
     solved directly with the finite plate (two meshes, Richardson limit):
     the zone SNR both ways (ten minutes or so)."""
     import time
-    from host_tools import layouts as L
+    from host_tools.boards import layouts as L
     from host_tools.sim import worlds as W
     chans = L.channels(layout)
     pts = [(c[0], c[1], SENSOR_Z) for c in chans]
@@ -178,7 +178,7 @@ def main(argv=None):
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     say = lambda s: sys.stderr.write(s + "\n")  # noqa: E731
     if "--layout-check" in argv:
-        from host_tools import layouts
+        from host_tools.boards import layouts
         path = os.path.join(here, "hardware", CHECK_FILE)
         res = layout_check(layouts.REFERENCE, progress=say)
     else:

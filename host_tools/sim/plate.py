@@ -288,7 +288,7 @@ def check():
     plate's centre) and hardware/mom-layout-check.json (the reference
     layout's worst spots): what hardware/sensing-physics.md quotes."""
     import json
-    from host_tools import layouts as L
+    from host_tools.boards import layouts as L
     from host_tools.sim import mom, worldsdoc
     from host_tools.sim import worlds as W
     with open(worldsdoc.STUDY, encoding="utf-8") as f:

@@ -312,7 +312,7 @@ class SimResult:
         """Raw log v1 lines (strings without newline): header, then frames and
         control events merged by time (a control event goes before the frames
         of the same millisecond)."""
-        from host_tools import rawlog
+        from host_tools.logs import rawlog
         return list(rawlog.lines(rawlog.make_header(self.board, header), self.frames, self.controls))
 
 

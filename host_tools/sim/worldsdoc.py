@@ -6,14 +6,14 @@ Three parts: the plate figures of issue 15's table recomputed by this
 project's code, the mesh study of the finite plate (stored in
 hardware/mom-study.json by `python -m host_tools.sim.mom`, minutes to
 rerun, so the doc and CI only read it), and the layout comparison of
-host_tools/layouts.py.
+host_tools/boards/layouts.py.
 """
 import json
 import os
 
 import numpy as np
 
-from host_tools import layouts as L
+from host_tools.boards import layouts as L
 from host_tools.sim import mom
 from host_tools.sim import worlds as W
 

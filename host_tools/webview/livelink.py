@@ -125,7 +125,7 @@ class LinkWatcher:
         self.bl.close()
 
     def _poll_state(self):
-        from host_tools.link import LinkError
+        from host_tools.device.link import LinkError
         try:
             _, body = self.bl.link.request("state", {"leds": True}, timeout=2.0)
         except LinkError as e:
@@ -161,7 +161,7 @@ class LinkWatcher:
     def _header(self):
         """The game's header from the board (its `header` request), or None
         (firmware without it: --header FILE gives it)."""
-        from host_tools.link import LinkError
+        from host_tools.device.link import LinkError
         try:
             _, body = self.bl.link.request("header", {}, timeout=2.0)
         except LinkError:
@@ -195,7 +195,7 @@ class LinkWatcher:
 
 def source(vboard=False, port=None, board_name=None, header=None):
     """(LiveSource, watcher) for a board on `port` (or the virtual board)."""
-    from host_tools import boardlink
+    from host_tools.device import boardlink
     if vboard and not port:
         from host_tools import vboard as vb
         port = "socket://127.0.0.1:%d" % vb.DEFAULT_PORT  # where `bakumat vboard` serves its link
@@ -219,7 +219,7 @@ def source(vboard=False, port=None, board_name=None, header=None):
 
 def load_header(path):
     """A game header from an event log (its first line) or a JSON file."""
-    from host_tools.logfile import read_lines
+    from host_tools.logs.logfile import read_lines
     lines = read_lines(path)
     for line in lines:
         if line.strip():

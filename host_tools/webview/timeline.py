@@ -97,7 +97,7 @@ def event_timeline(lines, path, board):
 
 def raw_timeline(path):
     """Timeline of a raw sensor log, through the firmware's sensing pipeline."""
-    from host_tools import rawlog
+    from host_tools.logs import rawlog
     from host_tools.webview.trace import Probe
     fwpath.ensure()
     from referee.errors import SetupError
@@ -130,7 +130,7 @@ def raw_timeline(path):
                                                              " vs ".join(p["name"] for p in game_header["players"])), 0)
                     m = Match(board, tr.game, _sensed_sink(pending, tr))
                     rawlog.resume(m, header)
-                    from host_tools.rawwhy import Waits
+                    from host_tools.logs.rawwhy import Waits
                     waits = Waits(m.pipeline.zone_ids)
                     m.pipeline.on_wait = waits.add
                     probe = Probe(m.pipeline, board)
@@ -182,7 +182,7 @@ def raw_timeline(path):
 def _waited(waits, ev):
     """What the pipeline waited for before this decision, as `bakumat
     replay --why` tells it ("" when it did not)."""
-    from host_tools.rawwhy import reasons
+    from host_tools.logs.rawwhy import reasons
     ep = waits.take(ev.get("zone")) if waits is not None else None
     if ep is None:
         return ""
@@ -219,7 +219,7 @@ def _sensed_text(ev):
 def load(path, board_name=None):
     """Timeline for a log file of either kind."""
     from host_tools import boards
-    from host_tools.logfile import kind_of, read_lines
+    from host_tools.logs.logfile import kind_of, read_lines
     lines = read_lines(path)
     kind = kind_of(lines)
     if kind == "raw":

@@ -2,7 +2,7 @@
 UPLOAD TO A BOARD. const/native/viper are identities; schedule() runs the
 callback at once; heap_lock() nests like the real one but does not stop
 allocation (CPython cannot), so allocation is measured under the real
-micropython binary instead (host_tools/bench_runtime.py)."""
+micropython binary instead (host_tools/bench/bench_runtime.py)."""
 _FAKE = True
 _lock_depth = 0
 

@@ -4,7 +4,7 @@ grid's cells is found with its moment; a zone of two three-axis sensors
 lands, names and leaves Bakugan by their fitted moments.
 
 The table here is the free dipole's (no plate), written out in this file
-independently of host_tools/kernels.py (which needs numpy and the worlds).
+independently of host_tools/boards/kernels.py (which needs numpy and the worlds).
 """
 try:
     import unittest

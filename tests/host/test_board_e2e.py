@@ -14,7 +14,7 @@ import pytest
 
 from host_tools import boards, fwpath, sim
 from host_tools.commands.game import sample_header
-from host_tools.link import codec
+from host_tools.device.link import codec
 from host_tools.vboard import Recorded, Shifted, VBoard
 from mptools import tool
 from vbtable import announced, strip_t, without_amended

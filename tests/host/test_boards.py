@@ -94,7 +94,7 @@ def tmp_boards(tmp_path, monkeypatch):
     mats.mkdir()
     monkeypatch.setattr(boards, "BOARDS_DIR", str(tmp_path))
     monkeypatch.setattr(boards, "MATS_DIR", str(mats))
-    with open(os.path.join(os.path.dirname(boards.__file__), "..", "boards", "mats", "reference.json")) as f:
+    with open(os.path.join(os.path.dirname(boards.__file__), "..", "..", "boards", "mats", "reference.json")) as f:
         ref = json.load(f)
     return tmp_path, ref
 

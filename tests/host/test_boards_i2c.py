@@ -2,7 +2,8 @@
 mat) is checked against its mat with one-line errors naming the field."""
 import pytest
 
-from host_tools import boards, layouts
+from host_tools import boards
+from host_tools.boards import layouts
 
 
 def _wiring(board):

@@ -11,7 +11,8 @@ import pytest
 
 import fakes
 from fakes.board import FakePort
-from host_tools import boards, hwdocs, mcu
+from host_tools import boards
+from host_tools.boards import hwdocs, mcu
 from host_tools.fwpath import BOARDS_DIR, FIRMWARE_DIR
 
 BOARDS = hwdocs.board_names()
@@ -68,7 +69,7 @@ def test_input_only_pins_cannot_drive_outputs():
 
 @pytest.mark.parametrize("name", BOARDS)
 def test_pins_csv_names_the_wiring(name):
-    # pins.csv is generated from wiring.json (host_tools/hwdocs.py); the
+    # pins.csv is generated from wiring.json (host_tools/boards/hwdocs.py); the
     # MicroPython build turns it into Pin.board.NAME
     with open(os.path.join(BOARDS_DIR, name, "pins.csv"), encoding="utf-8") as f:
         rows = [line.strip().split(",") for line in f if line.strip()]

@@ -1,5 +1,5 @@
-"""The projection of measured stage times onto the chips (host_tools/chiptime.py)."""
-from host_tools import chiptime
+"""The projection of measured stage times onto the chips (host_tools/bench/chiptime.py)."""
+from host_tools.bench import chiptime
 
 
 def _rec(sense=100, link=10, show=10, tx=0, writes=0, nbytes=0, events=0, saves=0):

@@ -1,4 +1,4 @@
-"""The live demo's simulated players (host_tools/demo_players.py): they
+"""The live demo's simulated players (host_tools/demo/demo_players.py): they
 watch the mat and correct it the way the table allows (undo, a Bakugan put
 down again, playing the Bakugan the mat reads), and the game ends with the
 winner the board's referee declares.
@@ -11,7 +11,7 @@ micropython binary)."""
 import io
 import re
 
-from host_tools import demo_game, demo_players
+from host_tools.demo import demo_game, demo_players
 
 FirmwareMat = demo_game.FirmwareMat  # the tests replace the module's name with their own mats
 

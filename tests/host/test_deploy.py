@@ -9,7 +9,8 @@ import shutil
 
 import pytest
 
-from host_tools import boards, deploy, fwpath
+from host_tools import boards, fwpath
+from host_tools.device import deploy
 from host_tools.errors import UserError
 from mptools import micropython
 
@@ -202,7 +203,7 @@ def test_xtensawin_bytecode_loads_anywhere(tmp_path, src, unix_info):
 
 
 def test_a_board_whose_heap_cannot_hold_the_app_is_refused_before_copying(tmp_path, src, unix_info):
-    from host_tools import heap32
+    from host_tools.bench import heap32
     root = tmp_path / "board"
     root.mkdir()
     # a stock ESP32 image: about 110 KB of heap, .mpy code in it

@@ -11,7 +11,8 @@ import subprocess
 import pytest
 
 from barerepl import BareRepl
-from host_tools import boards, deploy, fwpath, transport
+from host_tools import boards, fwpath
+from host_tools.device import deploy, transport
 from mptools import tool
 
 
@@ -89,7 +90,8 @@ def test_flash_then_deploy_on_a_serial_device(tmp_path, monkeypatch, capsys):
     """`bakumat flash` (esptool faked) goes on to deploy the app through
     mpremote on the same serial device path."""
     from fake_esptool import FakeEsptool, make_image
-    from host_tools import cli, flash
+    from host_tools import cli
+    from host_tools.device import flash
     img = make_image(str(tmp_path / "ESP32_GENERIC.bin"), chip_id=0)
     api = FakeEsptool("ESP32")
     monkeypatch.setattr(flash, "esptool_api", lambda: api)

@@ -1,8 +1,9 @@
 """Channel health and walk-the-zones analysis on simulated frames with
-faults the test puts in (host_tools/diagnose.py)."""
+faults the test puts in (host_tools/logs/diagnose.py)."""
 import pytest
 
-from host_tools import boards, diagnose, sim, termmat
+from host_tools import boards, sim
+from host_tools.logs import diagnose, termmat
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,10 @@ import os
 import pytest
 
 from fake_esptool import FakeEsptool, make_image
-from host_tools import cli, flash, ports, transport
+from host_tools import cli
+from host_tools.device import flash, ports, transport
 from host_tools.errors import UserError
-from host_tools.progress import Progress
+from host_tools.device.progress import Progress
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

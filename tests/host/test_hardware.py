@@ -9,7 +9,8 @@ import os
 
 import pytest
 
-from host_tools import boards, hwdocs, mcu
+from host_tools import boards
+from host_tools.boards import hwdocs, mcu
 from host_tools.fwpath import REPO_DIR
 
 BOARDS = hwdocs.board_names()
@@ -32,7 +33,7 @@ def bom_qty(name, part):
 def test_generated_files_are_up_to_date():
     stale = hwdocs.stale()
     assert not stale, "\n".join("%s: %s" % s for s in stale) + \
-        "\nregenerate with: .venv/bin/python -m host_tools.hwdocs --write"
+        "\nregenerate with: .venv/bin/python -m host_tools.boards.hwdocs --write"
 
 
 @pytest.mark.parametrize("name", BOARDS)

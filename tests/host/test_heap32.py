@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-from host_tools import boards, heap32, sim
+from host_tools import boards, sim
+from host_tools.bench import heap32
 
 KB = 1024
 

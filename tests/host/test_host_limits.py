@@ -1,6 +1,6 @@
 """Host commands meet hostile input with a clear one-line error naming the
 problem (exit 2), never `internal error`: the limits shared by every host
-reader (host_tools.logfile), non-finite and out-of-range numbers, cut
+reader (host_tools.logs.logfile), non-finite and out-of-range numbers, cut
 echoes, escaped control characters, zone arguments checked against the
 board."""
 import json

@@ -1,4 +1,4 @@
-"""The kernel table a board carries (host_tools/kernels.py,
+"""The kernel table a board carries (host_tools/boards/kernels.py,
 docs/formats/kernel-table-v1.md): built from the worlds' physics, checked
 on reading, and what the firmware's fit decodes of it."""
 import base64
@@ -8,7 +8,8 @@ from array import array
 
 import pytest
 
-from host_tools import boards, fwpath, kernels
+from host_tools import boards, fwpath
+from host_tools.boards import kernels
 from host_tools.sim import worlds
 
 fwpath.ensure()
@@ -94,7 +95,7 @@ def test_the_fit_finds_a_magnet_of_the_world(amr2, table):
 
 
 def test_the_benchmark_gives_the_pipeline_the_worlds_table(amr2, monkeypatch):
-    from host_tools import bench_sensing
+    from host_tools.bench import bench_sensing
     ref = boards.load("reference")
     monkeypatch.delenv("BAKUMAT_WORLD", raising=False)
     assert "kernels" not in bench_sensing.with_detector(ref)          # capture: the sheet level

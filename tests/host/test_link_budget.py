@@ -1,6 +1,7 @@
 """Raw stream budget: bytes per second of `frame` frames at the board's rate
 and sensor count, against a 921600 baud line (prints the figures)."""
-from host_tools import boards, linkbudget
+from host_tools import boards
+from host_tools.bench import linkbudget
 
 
 def test_raw_stream_fits_921600_with_margin(capsys):

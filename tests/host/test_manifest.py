@@ -9,7 +9,9 @@ import os
 
 import pytest
 
-from host_tools import boards, mcu, mpmanifest
+from host_tools import boards
+from host_tools.boards import mcu
+from host_tools.device import mpmanifest
 from host_tools.fwpath import BOARDS_DIR, FIRMWARE_DIR
 from mptools import tool
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import referee
 from propkit import canon, feed_stream
-from host_tools import gamegen_cn
+from host_tools.gen import gamegen_cn
 from referee.engine import OUT, OVER, UNUSED, USED
 
 MODES = [m for m in gamegen_cn.MODES if m in referee.MODES]

@@ -1,10 +1,11 @@
 """Variant modes on the virtual board: scripted games played from simulated
 sensor frames plus control events only (raw log -> the board's sensing
-pipeline and referee, host_tools/rawreplay.py), to the end."""
+pipeline and referee, host_tools/logs/rawreplay.py), to the end."""
 import io
 import json
 
-from host_tools import boards, rawreplay, sim
+from host_tools import boards, sim
+from host_tools.logs import rawreplay
 
 MAGNETS = """
 bakugan drago moment 0.035 polarity down

@@ -42,7 +42,7 @@ import pytest  # noqa: E402
 
 from host_tools import boards  # noqa: E402
 from host_tools.errors import UserError  # noqa: E402
-from host_tools.link import REPLIES, codec  # noqa: E402
+from host_tools.device.link import REPLIES, codec  # noqa: E402
 from host_tools.vboard import Recorded, VBoard  # noqa: E402
 from vbtable import Table, compare, strip_t, without_amended  # noqa: E402
 import referee  # noqa: E402
@@ -1098,7 +1098,7 @@ def main(argv=None):
     compiled to .mpy as `bakumat deploy` puts it on a board."""
     import argparse
     import tempfile
-    from host_tools import mpybuild
+    from host_tools.device import mpybuild
     ap = argparse.ArgumentParser(description=main.__doc__.split("\n\n")[0])
     ap.add_argument("--heap", action="store_true", help="find the smallest heap per game")
     ap.add_argument("games", nargs="*", help="game names (default: all): " + ", ".join(GAMES))

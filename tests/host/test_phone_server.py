@@ -11,7 +11,8 @@ import urllib.request
 
 import pytest
 
-from host_tools import mpscripts, mpybuild
+from host_tools import mpscripts
+from host_tools.device import mpybuild
 from mptools import tool
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "firmware"))

@@ -1,9 +1,10 @@
-"""host_tools/platefit.py: the figures `bakumat diag plate` derives, from
+"""host_tools/logs/platefit.py: the figures `bakumat diag plate` derives, from
 readings computed in each world with the median's noise (0.5 counts) added."""
 import numpy as np
 import pytest
 
-from host_tools import boards, platefit
+from host_tools import boards
+from host_tools.logs import platefit
 from host_tools.sim import worlds
 
 

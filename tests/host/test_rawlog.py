@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from host_tools import boards, fwpath, rawlog, sim
+from host_tools import boards, fwpath, sim
+from host_tools.logs import rawlog
 from host_tools.errors import UserError
 
 SAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -182,7 +183,7 @@ def test_which_is_a_control_and_replays_as_the_players_answer(tmp_path, board):
     """`which {zone, bakugan}` (a player's answer to an unsure landing) is
     read from a raw log and replayed through Match.which: the landing the
     mat named is taken back and the one named by the player lands."""
-    from host_tools import rawreplay
+    from host_tools.logs import rawreplay
     sc = sim.parse_scenario("""
         gate 0 dan-gold on zone 4 at 0.2s
         gate 1 runo-gold on zone 5 at 0.3s
@@ -272,7 +273,7 @@ def test_replay_resumes_from_the_recordings_baseline(tmp_path, board):
     """With the header's `baseline` the replay senses on the very frames the
     board did; started afresh it does not always (a landing that reads
     between two Bakugan is decided some frames apart)."""
-    from host_tools import rawreplay
+    from host_tools.logs import rawreplay
 
     def replay(lines):
         path = tmp_path / "rec.ndjson"
@@ -306,7 +307,7 @@ def test_replay_starts_knowing_the_headers_signatures(tmp_path, board):
     """What the board learnt before a recording (header `signatures`) is
     what the replay identifies by: the same log names the landings
     differently with and without them."""
-    from host_tools import rawreplay
+    from host_tools.logs import rawreplay
     fwpath.ensure()
     from match import Match
     from referee.journal import Journal

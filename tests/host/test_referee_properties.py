@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from propkit import canon, feed_stream  # noqa: F401
-from host_tools import gamegen
+from host_tools.gen import gamegen
 from referee.engine import OVER, UNUSED, USED
 
 HDR = gamegen.random_header(random.Random(7))

@@ -2,7 +2,7 @@
 (big, multi, and the header-switched extra rules): no exception escapes the
 referee, a rejected event changes nothing, gates are conserved, the game
 ends exactly once. Parametrised per mode; generators in
-host_tools/gamegen_official.py."""
+host_tools/gen/gamegen_official.py."""
 import random
 
 import pytest
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from propkit import feed_stream
-from host_tools import gamegen_official
+from host_tools.gen import gamegen_official
 from referee.engine import OUT, OVER, UNUSED, USED
 
 MODES = sorted(gamegen_official.SPECS)

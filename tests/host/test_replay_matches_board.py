@@ -14,7 +14,7 @@ import pytest
 
 from host_tools import boards
 from host_tools.commands.game import sample_header
-from host_tools.link import codec, open_link
+from host_tools.device.link import codec, open_link
 from host_tools.vboard import Live, VBoard
 from mptools import tool
 

@@ -1,9 +1,9 @@
-"""What a save costs the chip's flash by layout (host_tools/savelayouts.py,
+"""What a save costs the chip's flash by layout (host_tools/bench/savelayouts.py,
 littlefs under the real micropython binary): the facts docs/runtime.md
 builds on. The store's append in place erases a 4 KB block on every save
 (littlefs copies the file's last block); one small file per event over
 directories made when the game starts erases nothing during play."""
-from host_tools import savelayouts
+from host_tools.bench import savelayouts
 
 
 def test_save_layouts_on_littlefs():

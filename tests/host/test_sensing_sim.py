@@ -7,7 +7,9 @@ import json
 
 import pytest
 
-from host_tools import bench_sensing, boards, fwpath, rawreplay, sim
+from host_tools import boards, fwpath, sim
+from host_tools.bench import bench_sensing
+from host_tools.logs import rawreplay
 from host_tools.errors import UserError
 
 fwpath.ensure()

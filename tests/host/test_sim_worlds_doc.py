@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from host_tools import layouts
+from host_tools.boards import layouts
 from host_tools.sim import mom, worldsdoc
 
 DOC = os.path.join(worldsdoc.REPO, "hardware", "sensing-physics.md")

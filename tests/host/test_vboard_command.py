@@ -5,7 +5,7 @@ import re
 import subprocess
 import sys
 
-from host_tools.link import open_link
+from host_tools.device.link import open_link
 
 
 def test_vboard_command_serves_the_app_and_takes_scenario_lines(tmp_path):

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from host_tools import fwpath
-from host_tools.link import open_link
+from host_tools.device.link import open_link
 from mptools import tool
 
 SAMPLE = os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "official.ndjson")
@@ -78,7 +78,7 @@ def console(tmp_path):
 
 
 def mat_event(link, pred, timeout=20):
-    from host_tools.link import LinkError
+    from host_tools.device.link import LinkError
     try:
         return link.wait_for(lambda f: f[1] == "mat" and pred(f[2]), timeout=timeout)[2]
     except LinkError:

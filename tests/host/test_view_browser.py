@@ -84,7 +84,7 @@ def test_log_timeline_scrubs_back_and_forth(browser):
 
 
 def test_live_demo_in_the_browser(browser, tmp_path):
-    from host_tools.demo_game import run_demo
+    from host_tools.demo.demo_game import run_demo
     urls = []
     stop = threading.Event()
     out = io.StringIO()
@@ -130,7 +130,7 @@ def test_live_demo_in_the_browser(browser, tmp_path):
 
 
 def test_human_throws_by_clicking_a_zone(browser):
-    from host_tools.demo_game import run_demo
+    from host_tools.demo.demo_game import run_demo
     urls = []
     stop = threading.Event()
     out = io.StringIO()
@@ -286,7 +286,7 @@ def test_view_live_shows_what_the_phone_page_shows(browser):
     """`bakumat view --live` on a board: the players' names, decks and G
     values, from the board's own header (its `header` request), as its phone
     page shows them."""
-    from host_tools.link import open_link
+    from host_tools.device.link import open_link
     from host_tools.vboard import VBoard
     from host_tools.webview import livelink, server
     with open(os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "official.ndjson")) as f:

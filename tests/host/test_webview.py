@@ -308,7 +308,7 @@ def test_demo_plays_a_game_through_the_firmware_to_its_winner():
     game reaches a winner, announced by the firmware's referee in its own
     game frames and read back from the board's state. (Seed 6: the sensing
     misreads some landings there, which the simulated players correct.)"""
-    from host_tools.demo_game import run_demo
+    from host_tools.demo.demo_game import run_demo
     out = io.StringIO()
     rc = run_demo(seed=6, speed=0, out=out)
     text = out.getvalue()
@@ -328,7 +328,7 @@ def test_demo_human_plays_their_whole_side():
     """`--players human`: the person places their gate cards, picks which
     Bakugan to throw where (or misses), plays abilities in their battles and
     gets `help` for each question."""
-    from host_tools.demo_game import run_demo
+    from host_tools.demo.demo_game import run_demo
     stop = threading.Event()
     out = io.StringIO()
 
@@ -501,7 +501,7 @@ def test_view_command_serves_until_interrupted():
 def test_view_live_on_the_virtual_board():
     """bakumat view --live against the real firmware on the virtual board
     (micropython binary, real-time clock): the page's state is the board's."""
-    from host_tools.link import open_link
+    from host_tools.device.link import open_link
     from host_tools.vboard import VBoard
     from host_tools.webview import livelink
     with open(SAMPLE) as f:

@@ -1,5 +1,5 @@
 // Runs a MicroPython script on the 32-bit WebAssembly port (4-byte pointers,
-// as on an ESP32) for the heap benchmark (host_tools/heap32.py).
+// as on an ESP32) for the heap benchmark (host_tools/bench/heap32.py).
 //
 //   node run.mjs --heapsize BYTES --dir HOSTDIR --script FILE.py [--out NAME]... [--romfs IMAGE]
 //                [--variant settrace]

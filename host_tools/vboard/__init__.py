@@ -425,7 +425,7 @@ class VBoard:
 
     def link(self, timeout=0.05):
         """A HostLink to the board's serial port (through the bridge)."""
-        from host_tools.link import open_link
+        from host_tools.device.link import open_link
         lk = open_link(self.url, timeout=timeout)
         # make sure the bridge has this client before anything is sent
         deadline = time.monotonic() + 5
@@ -588,7 +588,7 @@ class VBoard:
     def request(self, link, typ, body=None, max_ms=5000, step_ms=20):
         """Lockstep request: send it, let time pass tick by tick until the
         reply comes (board time spent is at most max_ms)."""
-        from host_tools.link import REPLIES
+        from host_tools.device.link import REPLIES
         base = self._forwarded
         tx0 = link.tx_bytes
         seq = link.send(typ, body)
@@ -612,7 +612,7 @@ class VBoard:
         (plus extra_ms) and every control has been answered."""
         if not self.lockstep:
             raise UserError("play() needs lockstep mode")
-        from host_tools.link import REPLIES
+        from host_tools.device.link import REPLIES
         self._quiet_serial()
         start = self.vnow
         self.source = Recorded(frames, start, self.board)
@@ -751,7 +751,7 @@ class Live:
                        [dict(e, t=offset + e["t"]) for e in res.truth if e["t"] >= anchor], switch)
 
     def _sender(self):
-        from host_tools.link import codec
+        from host_tools.device.link import codec
         while not self.vb._stop:
             time.sleep(0.01)
             with self._lock:

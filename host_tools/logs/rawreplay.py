@@ -10,7 +10,7 @@ board runs.
   event-log replay (referee.events.encode_json);
 - "transcript": the readable transcript (host_tools/words.py);
 - "why": each decision with how long the pipeline waited for it and why,
-  and the still fields it never decided (host_tools/rawwhy.py).
+  and the still fields it never decided (host_tools/logs/rawwhy.py).
 
 Bad input raises UserError naming the file and the line.
 """
@@ -27,8 +27,8 @@ def replay_raw(path, mode, out=None, use_context=True, zone=None):
     zone `zone` if given). Returns 0."""
     if mode not in MODES:
         raise UserError("unknown replay mode %r (known: %s)" % (mode, ", ".join(MODES)))
-    from host_tools import rawlog
-    from host_tools.logfile import read_lines
+    from host_tools.logs import rawlog
+    from host_tools.logs.logfile import read_lines
     out = out or sys.stdout
     lines = read_lines(path)
     header = board = None
@@ -87,7 +87,7 @@ def replay_raw(path, mode, out=None, use_context=True, zone=None):
     box.append(game)
     why = None
     if mode == "why":
-        from host_tools.rawwhy import Explainer
+        from host_tools.logs.rawwhy import Explainer
         m = Match(board, game, lambda ev: why.sensed(ev), use_context=use_context)
         why = Explainer(out, m.pipeline, zone=zone)
         m.pipeline.on_wait = why.wait
@@ -120,8 +120,8 @@ def event_log(path):
     the replay (sensed landings, controls, `undo` for what was taken back),
     as the board saves its game. Returns the lines (strings, no newline)."""
     import json
-    from host_tools import rawlog
-    from host_tools.logfile import read_lines
+    from host_tools.logs import rawlog
+    from host_tools.logs.logfile import read_lines
     header = board = None
     items = []
     try:

@@ -3,7 +3,7 @@
 Uses the firmware's own codec (firmware/link/codec.py) so both ends frame
 and check bytes identically.
 
-    from host_tools.link import open_link
+    from host_tools.device.link import open_link
     with open_link("socket://127.0.0.1:7000") as link:     # or a serial port / pty path
         link.request("cfg", header)
         link.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})

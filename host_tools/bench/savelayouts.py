@@ -6,13 +6,14 @@ projected with chiptime's flash figures (4 KB erase 45 ms, 256-byte page
 0.4 ms). An erase stops the CPU on an ESP32 (code runs from the flash),
 so a save with an erase holds up the scan by at least 45 ms.
 
-    python -m host_tools.savelayouts [N]
+    python -m host_tools.bench.savelayouts [N]
 """
 import os
 import subprocess
 import sys
 
-from host_tools import chiptime, fwpath, mpscripts
+from host_tools import fwpath, mpscripts
+from host_tools.bench import chiptime
 
 LAYOUTS = (
     ("append", "append to game.ndj in place, closed after each event (the store now)"),

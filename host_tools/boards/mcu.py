@@ -1,6 +1,6 @@
 """Pin facts of the microcontrollers a BakuMat board folder may name, and the
 wiring rules checked against them (tests/host/test_boards_pins.py and
-`python -m host_tools.hwdocs --check`).
+`python -m host_tools.boards.hwdocs --check`).
 
 Facts come from the Espressif datasheets and the DevKit user guides:
 ESP32 (ESP32-WROOM-32E on ESP32-DevKitC V4) and ESP32-S3 (ESP32-S3-WROOM-1

@@ -22,9 +22,9 @@ import os
 import struct
 import sys
 
-from host_tools import ports
+from host_tools.device import ports
 from host_tools.errors import UserError
-from host_tools.progress import Progress
+from host_tools.device.progress import Progress
 
 # our mcu name -> (esptool CHIP_NAME, IMAGE_CHIP_ID, flash offset of the MicroPython image)
 CHIPS = {
@@ -204,7 +204,7 @@ def flash(port, image=None, expect_mcu=None, api=None, out=None, baud=460800, er
         image_mcu = image_chip(image)       # check the file before touching the board
     if api is None:
         api = esptool_api()
-        from host_tools import transport
+        from host_tools.device import transport
         transport.check_port(port)          # our clear busy/permission messages first
     try:
         from esptool.logger import EspLog

@@ -3,14 +3,15 @@ differential test, the property tests and the sample logs. CPython only.
 
     hdr, events = random_game(seed, "zhulu")
 
-Same idea as host_tools/gamegen.py (whose official corpus nothing here
+Same idea as host_tools/gen/gamegen.py (whose official corpus nothing here
 touches): the referee is the oracle that keeps the stream mostly legal, and
 a small share of events is deliberately doubtful so rejections are
 exercised too.
 """
 import random
 
-from host_tools import fwpath, gamegen
+from host_tools import fwpath
+from host_tools.gen import gamegen
 
 ZONES = gamegen.ZONES
 

@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-from host_tools import ports
+from host_tools.device import ports
 from host_tools.errors import UserError
 
 

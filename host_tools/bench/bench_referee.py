@@ -6,7 +6,8 @@ import sys
 import tempfile
 import time
 
-from host_tools import fwpath, gamegen, mpscripts
+from host_tools import fwpath, mpscripts
+from host_tools.gen import gamegen
 
 
 def corpus(n=200):

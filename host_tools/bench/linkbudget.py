@@ -1,6 +1,6 @@
 """How much of the serial link a raw sensor stream takes (for `bakumat record`).
 
-    python -m host_tools.linkbudget [--board NAME] [--seconds S]
+    python -m host_tools.bench.linkbudget [--board NAME] [--seconds S]
 
 Encodes simulated frames (a random official game on the board's mat, so
 the values look like the real thing: baselines near zero_counts, magnets up
@@ -101,7 +101,7 @@ def report(board, rows, frames):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_tools.linkbudget")
+    ap = argparse.ArgumentParser(prog="python -m host_tools.bench.linkbudget")
     ap.add_argument("--board", default="esp32_devkitc")
     ap.add_argument("--seconds", type=float, default=20)
     a = ap.parse_args(argv)

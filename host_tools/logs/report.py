@@ -27,12 +27,12 @@ footer{color:#777;font-size:.85em;margin-top:2em}
 
 def game_outputs(path):
     """(header, the referee's output events as dicts) of the game in `path`."""
-    from host_tools.logfile import kind_of, read_lines
+    from host_tools.logs.logfile import kind_of, read_lines
     lines = read_lines(path)
     kind = kind_of(lines)
     out = io.StringIO()
     if kind == "raw":
-        from host_tools import rawlog, rawreplay
+        from host_tools.logs import rawlog, rawreplay
         rawreplay.replay_raw(path, "json", out=out)
         try:
             header = next(obj for _, k, obj in rawlog.iter_raw(lines[:1]) if k == "header")[0]

@@ -1,9 +1,9 @@
 """Connecting a command to the app on a board over the serial link.
 
-    with boardlink.connect(args.port) as bl:      # port chosen/explained by host_tools.ports
+    with boardlink.connect(args.port) as bl:      # port chosen/explained by host_tools.device.ports
         bl.version     # the app's `version` reply (fw, proto, board, mpy)
         bl.board       # the board definition it runs (boards.load), or None
-        bl.link        # host_tools.link.HostLink
+        bl.link        # host_tools.device.link.HostLink
         bl.state()     # the `state` reply body
 
 Errors are UserErrors that say what to do: the port cannot be opened (busy,
@@ -12,7 +12,7 @@ sits at the REPL).
 """
 import sys
 
-from host_tools import ports, transport
+from host_tools.device import ports, transport
 from host_tools.errors import UserError
 
 
@@ -43,7 +43,7 @@ class BoardLink:
                          "took the port" % (self.port, e))
 
     def request(self, typ, body=None, timeout=5.0):
-        from host_tools.link import LinkError
+        from host_tools.device.link import LinkError
         try:
             return self.link.request(typ, body, timeout=timeout)
         except (OSError, EOFError) as e:
@@ -57,7 +57,7 @@ class BoardLink:
     def request_json(self, typ, text, timeout=5.0):
         """request() with a body that is JSON text already (compact, so a big
         game header fits the board's frame limit)."""
-        from host_tools.link import REPLIES, LinkError, codec
+        from host_tools.device.link import REPLIES, LinkError, codec
         link = self.link
         send_json = getattr(link, "send_json", None)
         try:
@@ -80,7 +80,7 @@ class BoardLink:
 
     def frames(self, timeout=0.05):
         """Pump the link once; return the non-reply frames that arrived."""
-        from host_tools.link import REPLIES
+        from host_tools.device.link import REPLIES
         try:
             self.rx_bytes += self.link.pump(timeout)
         except (OSError, EOFError) as e:
@@ -92,7 +92,7 @@ class BoardLink:
 
 def connect(port=None, board_name=None, timeout=3.0, quiet=False):
     port = ports.choose(port, quiet=quiet)
-    from host_tools.link import HostLink, LinkError
+    from host_tools.device.link import HostLink, LinkError
     stream = transport.open_serial(port)
     link = HostLink(stream)
     try:

@@ -28,7 +28,8 @@ import struct
 import subprocess
 import tempfile
 
-from host_tools import fwpath, mpybuild, mpscripts
+from host_tools import fwpath, mpscripts
+from host_tools.device import mpybuild
 from host_tools.errors import UserError
 
 TOOLS_DIR = os.path.join(fwpath.REPO_DIR, "tools", "mp32")
@@ -355,7 +356,7 @@ def report(runs, out):
               "only after the tick: an upper bound; largest: the largest single block the heap held)\n")
     f = runs.get((False, True))
     if f is not None and f.get("gc_us") is not None and f.get("pystones"):
-        from host_tools import chiptime
+        from host_tools.bench import chiptime
         name, ps, _ = chiptime.CHIPS[0]
         out.write("  GC pause: one full collection of the heap the game left (%.0f KB, %.0f KB live at most) took "
                   "%.2f ms here, %.1f ms on the %s by the pystone ratio (%d/s here) from internal RAM; a heap "

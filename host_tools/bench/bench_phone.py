@@ -17,8 +17,9 @@ import time
 import urllib.error
 import urllib.request
 
-from host_tools import boards, mpybuild, sim
-from host_tools.bench_runtime import BOARD, sample_header
+from host_tools import boards, sim
+from host_tools.device import mpybuild
+from host_tools.bench.bench_runtime import BOARD, sample_header
 
 PAGE_FILES = ("", "phone.js", "mat.js", "mat.css")
 
@@ -81,7 +82,7 @@ class Phone:
 
 def play(board, res, header, mpy, web, heapsize=None, budget=None):
     """(ok, why, phone) for one game."""
-    from host_tools.bench_runtime import _last_error
+    from host_tools.bench.bench_runtime import _last_error
     from host_tools.errors import UserError
     from host_tools.vboard import VBoard
     vb = VBoard(board, lockstep=True, heapsize=heapsize, mpy_dir=mpy, heap_budget=budget, web=0 if web else None)

@@ -7,7 +7,7 @@ Bakugan; the magnetic simulator (host_tools/sim) turns every throw, roll and
 lift into ADC frames; the firmware's sensing pipeline and referee
 (firmware/match.py, here under CPython) decide from those frames alone what
 happened, and the game is shown as it goes: the referee's transcript and the
-mat (host_tools/termmat.py) after every capture in the terminal, and the mat page in the browser with view=True
+mat (host_tools/logs/termmat.py) after every capture in the terminal, and the mat page in the browser with view=True
 (bakumat view's server, firmware/web/).
 
 The simulated players follow a scenario made by host_tools/sim/game.py with
@@ -105,7 +105,7 @@ class FirmwareMat:
 
 class VBoardMat:
     """The real firmware (firmware/app.py) under the micropython binary on
-    the virtual board (host_tools/vboard.py, lockstep clock): it only gets
+    the virtual board (host_tools/vboard/__init__.py, lockstep clock): it only gets
     the simulated sensor frames and the control events over the serial
     link, as a board on USB would. Its game frames, sensed events, view and
     LED strip are collected for the terminal and the page."""
@@ -147,7 +147,7 @@ class VBoardMat:
         return 0 if self.start is None else self.vb.vnow - self.start
 
     def _collect(self, force_state=False):
-        from host_tools.link import REPLIES
+        from host_tools.device.link import REPLIES
         self.link.pump(0)
         frames = [f for f in self.link.inbox if f[1] not in REPLIES]
         self.link.inbox.clear()  # the acks of the controls: nothing to do with them
@@ -292,7 +292,7 @@ class Terminal:
             if e["ev"] in ("capture", "win", "stalemate"):
                 show_mat = True
         if show_mat:
-            from host_tools import termmat
+            from host_tools.logs import termmat
             self.write(termmat.draw(self.board, view, names=[p["name"] for p in self.header["players"]]))
             self.write(score_line(view, self.header))
 
@@ -354,10 +354,10 @@ def play_span(frames, controls, start, end, mat, pacer, term, fi=0, ci=0):
 # ------------------------------------------------------------------ players
 
 def make_header(mode, rng):
-    from host_tools import gamegen
+    from host_tools.gen import gamegen
     if mode == "official":
         return gamegen.random_header(rng)
-    from host_tools import gamegen_official
+    from host_tools.gen import gamegen_official
     if mode not in DEMO_MODES:
         from host_tools import modes
         modes.check(mode)
@@ -696,9 +696,9 @@ def _render_stable(board, sc, seed, header, until=0):
 
 def _play_random(board, header, seed, mat, pacer, term, stop):
     """Simulated players who watch the mat and correct it the table's way
-    (host_tools/demo_players.py), played up to the end of the game. Returns
+    (host_tools/demo/demo_players.py), played up to the end of the game. Returns
     why the game stops short of the board's referee ending it, or None."""
-    from host_tools import demo_players
+    from host_tools.demo import demo_players
     from host_tools.sim import game as sgame
     rng = random.Random("game:%s" % (seed,))
     opts = dict(sgame.DEFAULTS)

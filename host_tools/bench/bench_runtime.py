@@ -2,9 +2,9 @@
 `micropython` binary (the virtual board, lockstep clock). Prints figures.
 
     bakumat bench runtime [quick] [seed=N]
-    python -m host_tools.bench_runtime [--seed N] [--quick]
+    python -m host_tools.bench.bench_runtime [--seed N] [--quick]
 
-0. The heap at 32 bits, as an ESP32 would use it (host_tools/heap32.py: the
+0. The heap at 32 bits, as an ESP32 would use it (host_tools/bench/heap32.py: the
    MicroPython WebAssembly port): code, data, live and peak, with .mpy code
    in the heap (as deploy installs it) and from a ROMFS image (the DevKitC
    path), with and without the phone page, against the issue #17 targets.
@@ -30,7 +30,8 @@ import tempfile
 import threading
 import time
 
-from host_tools import boards, fwpath, mpybuild, sim
+from host_tools import boards, fwpath, sim
+from host_tools.device import mpybuild
 
 BOARD = "esp32_devkitc"
 MODULES = ("app", "hw", "hw.vboard", "hw.strip", "hw.stdio", "link.codec", "link.server", "store.state",
@@ -214,8 +215,8 @@ def code_size(mpy_dir, heap="1M"):
 
 
 def heap32_section(board, res, header, out, quick=False):
-    """The heap as an ESP32 would use it (host_tools/heap32.py)."""
-    from host_tools import heap32
+    """The heap as an ESP32 would use it (host_tools/bench/heap32.py)."""
+    from host_tools.bench import heap32
     why = heap32.available()
     if why:
         out.write("\nheap at 32 bits: not measured: %s\n" % why)
@@ -244,7 +245,7 @@ def heap32_section(board, res, header, out, quick=False):
 def modules_section(runs, out):
     """Where the DevKitC path's heap goes (ROMFS + phone page): each
     module's objects and the interned names' pools, at 32 bits."""
-    from host_tools import heap32
+    from host_tools.bench import heap32
     m = heap32.modules(phone=True, rom=True)
     m0 = heap32.modules(phone=False, rom=True)
     objs = sum(r[0] for r in m["modules"])
@@ -274,11 +275,11 @@ def modules_section(runs, out):
 
 
 def time_section(board, res, header, out, runs=2):
-    """Stage times as the chips would take them (host_tools/chiptime.py):
+    """Stage times as the chips would take them (host_tools/bench/chiptime.py):
     the same game under the micropython binary with pystone in the same
     run, projected by the ratio of pystones; with the per-frame loops'
     viper kernels (as the chips run them) and, for comparison, without."""
-    from host_tools import chiptime, heap32
+    from host_tools.bench import chiptime, heap32
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     n_leds = board["wiring"].get("led", {}).get("count", 0)
 
@@ -397,7 +398,7 @@ def main(argv=None):
               "%d control events\n" % (BOARD, args.seed, game_s, len(res.frames), board["rate_hz"], len(res.controls)))
     heap32_section(board, res, header, out, quick=args.quick)
     time_section(board, res, header, out)
-    from host_tools import savelayouts
+    from host_tools.bench import savelayouts
     out.write("\n")
     savelayouts.report(savelayouts.measure(80), out)
     out.write("  (an erase stops an ESP32's CPU, which runs its code from that flash: a save with one holds up the "

@@ -1,7 +1,7 @@
 """Sensing benchmark: the firmware pipeline on simulated games and idle mats.
 
     bakumat bench sensing [--games 200] [--corpus development|held-out|both] [--idle-hours 10] [--jobs 2]
-    python -m host_tools.bench_sensing ...   (the same)
+    python -m host_tools.bench.bench_sensing ...   (the same)
 
 Two fixed-seed corpora, reported separately: development (seeds from
 DEV_SEED: what the pipeline has been tuned on) and held-out (seeds from
@@ -541,10 +541,10 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
 
 def with_detector(board, how="auto"):
     """The board the pipeline gets: with the kernel table of the simulated
-    world (the mat's calibrated world; host_tools/kernels.py) when `how` is
+    world (the mat's calibrated world; host_tools/boards/kernels.py) when `how` is
     "kernels", or "auto" and the world is computed physics; as it is for
     "classic" (the sheet level / dipole fit of the Hall mat)."""
-    from host_tools import kernels
+    from host_tools.boards import kernels
     from host_tools.sim import worlds
     world = worlds.get(board.get("world") or worlds.default_name())
     if how == "classic" or (how == "auto" and not world.computed):
@@ -607,7 +607,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="bench_sensing", description="sensing benchmark (figures)")
     ap.add_argument("--board", "--mat", dest="board", default="reference")
     ap.add_argument("--detector", choices=("auto", "kernels", "classic"), default="auto",
-                    help="kernels: the model fit on the world's kernel table (host_tools/kernels.py); classic:"
+                    help="kernels: the model fit on the world's kernel table (host_tools/boards/kernels.py); classic:"
                          " the sheet level; auto (default): kernels in computed worlds")
     ap.add_argument("--worlds", help="comma-separated worlds (or `all`): each in turn, one table at the end")
     ap.add_argument("--games", type=int, default=200)

@@ -4,13 +4,14 @@ attribute; docs/modes/official-extras.md). CPython only.
 
     hdr, events = random_game(seed, "big")        # or "multi", "official+x"...
 
-Built on host_tools/gamegen.py (same legal/wrong event choosers, the referee
+Built on host_tools/gen/gamegen.py (same legal/wrong event choosers, the referee
 as the oracle); the official mode's own corpus is gamegen.random_game and is
 not touched by anything here.
 """
 import random
 
-from host_tools import fwpath, gamegen
+from host_tools import fwpath
+from host_tools.gen import gamegen
 
 # generator name -> (player counts, deck size, extras on). "<mode>+x" plays
 # mode <mode> with the header fields of the extra rules.

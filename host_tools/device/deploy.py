@@ -31,9 +31,10 @@ import shutil
 import subprocess
 import sys
 
-from host_tools import fwpath, mpybuild
+from host_tools import fwpath
+from host_tools.device import mpybuild
 from host_tools.errors import UserError
-from host_tools.progress import Progress
+from host_tools.device.progress import Progress
 
 # Board paths are relative to the board's current directory: the root (/) on
 # an ESP32, the board's folder on the virtual board (whose "/" is the host's).
@@ -121,7 +122,7 @@ def app_files(src=None):
 
 
 def cache_base():
-    from host_tools import flash
+    from host_tools.device import flash
     return os.path.dirname(flash.cache_dir())
 
 
@@ -295,10 +296,10 @@ print(%(mark)r + json.dumps({"info": info, "manifest": text, "sizes": sizes}))
 def check_fit(info):
     """Refuse a board whose heap cannot hold the app (it would not boot): the
     board's free heap (probed after a collection) against the whole game's
-    heap measured at 32 bits (host_tools/heap32.NEED) for the way the code
+    heap measured at 32 bits (host_tools/bench/heap32.NEED) for the way the code
     runs on that image: from ROMFS or frozen in the image, or loaded from
     .mpy files into the heap."""
-    from host_tools import heap32
+    from host_tools.bench import heap32
     free = info.get("free")
     if not isinstance(free, int) or free <= 0:
         return

@@ -21,7 +21,7 @@ sys.path.insert(0, %(fw)r)
 from array import array
 from sense import frames as F, health as H
 from sense.pipeline import Pipeline
-assert F._vl is not None and H._vl is not None, "viper kernels not compiled on the unix port"
+assert F.viperloops is not None and H.viperloops is not None, "viper kernels not compiled on the unix port"
 board = json.loads(open(%(board)r).read())
 TC = %(tc)r
 evs = ([], [])
@@ -31,16 +31,16 @@ plain.fr.fast = False
 plain.hl.fast = False
 # count the zones and channels the kernels hand to Python
 handed = [0, 0]
-zf = fast.fr._zones
-def zcount(frame, t, z0, z1, bk):
+zf = fast.fr._plain
+def zcount(frame, t, first, end, bk):
     handed[0] += 1
-    zf(frame, t, z0, z1, bk)
-fast.fr._zones = zcount
-hf = fast.hl._scan
-def hcount(frame, t, base, dev, c0, c1):
+    zf(frame, t, first, end, bk)
+fast.fr._plain = zcount
+hf = fast.hl._plain
+def hcount(frame, t, base, dev, first, end):
     handed[1] += 1
-    hf(frame, t, base, dev, c0, c1)
-fast.hl._scan = hcount
+    hf(frame, t, base, dev, first, end)
+fast.hl._plain = hcount
 n = fast.n
 fr = array(TC, [0] * n)
 raw = bytearray(%(isz)d * n)

@@ -41,6 +41,7 @@ def _load32(a) -> int:
 SX = 0 if _load32(array("i", [-1])) == -1 else 32
 
 # Health.scan's arrays, in this order, in the list A passed to scan16/scan32
+# (Health._kargs: then kv, and the kernel chosen)
 H_FRAME = 0     # the frame (array 'H' for scan16, 'L' / 'I' for scan32)
 H_BAD = 1       # bytearray
 H_RAIL = 2      # array 'h'
@@ -48,7 +49,7 @@ H_SAME = 3      # array 'i'
 H_LAST = 4      # array 'i'
 H_DEV = 5       # array 'i'
 H_BASE = 6      # array 'i'
-# Health.scan's integers in kv (array 'i'): n, lo, hi, rail_n, stuck_n, ish, SX
+# Health.scan's integers in kv (array 'i'; A[7]): n, lo, hi, rail_n, stuck_n, ish
 HK = 7
 
 
@@ -70,7 +71,7 @@ def scan16(c0: int, A, kv) -> int:
     railn = int(k[3])
     stuckn = int(k[4])
     ish = int(k[5])
-    sx = int(k[6])
+    sx = int(SX)
     c = c0
     while c < n:
         if pb[c]:
@@ -114,7 +115,7 @@ def scan32(c0: int, A, kv) -> int:
     railn = int(k[3])
     stuckn = int(k[4])
     ish = int(k[5])
-    sx = int(k[6])
+    sx = int(SX)
     c = c0
     while c < n:
         if pb[c]:
@@ -148,8 +149,8 @@ Z_ZOFF, Z_ZC, Z_BAD, Z_DEV, Z_SVF, Z_ACC, Z_ACW, Z_EMA, Z_BASE, Z_LAST = 0, 1, 2
 Z_ON, Z_CON, Z_TOL, Z_COH, Z_WACT, Z_WT0, Z_HOLD, Z_NACC, Z_RFN, Z_DEAD, Z_BURST, Z_NOCC, Z_BPK = \
     10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22
 # Frames.feed's integers in kv (array 'i'): nz, t, dwell, bk, sk, db, ish, dg,
-# then usum, ucnt (read and written: the quiet zones' baseline steps), SX
-ZK = 11
+# then usum, ucnt (read and written: the quiet zones' baseline steps)
+ZK = 10
 
 
 @micropython.viper
@@ -182,7 +183,7 @@ def zones(z0: int, Z, kv) -> int:
     nocc = ptr8(Z[21])
     bpk = ptr32(Z[22])
     k = ptr32(kv)
-    sx = int(k[10])
+    sx = int(SX)
     nz = int(k[0])
     t = (int(k[1]) << sx) >> sx
     dwell = int(k[2])
@@ -282,3 +283,7 @@ def zones(z0: int, Z, kv) -> int:
     k[8] = usum
     k[9] = ucnt
     return zi
+
+
+# what sense.health and sense.frames take (one name in their modules, not three)
+KERNELS = (scan16, scan32, zones)

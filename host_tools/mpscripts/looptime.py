@@ -10,8 +10,8 @@ def plain():
     """The plain-Python per-frame loops (as before their viper kernels)."""
     import sense.frames
     import sense.health
-    sense.frames._vl = None
-    sense.health._vl = None
+    sense.frames.viperloops = None
+    sense.health.viperloops = None
 
 
 def run(report, _board, P):
@@ -28,7 +28,7 @@ def run(report, _board, P):
     from sense import frames as F
     from sense import viperloops as vl
     from sense.pipeline import Pipeline
-    if F._vl is None:
+    if F.viperloops is None:
         return          # a run of the plain loops (or an interpreter without viper)
     pipes = []
     evs = []
@@ -79,22 +79,22 @@ def run(report, _board, P):
     nz = len(pp.zch)
 
     def plain(fr, tt):
-        hl0._scan(fr, tt, fr0.base, fr0.dev, 0, n)
-        fr0._kv[8] = fr0._kv[9] = 0
-        fr0._zones(fr, tt, 0, nz, fr0.bk)
+        hl0._plain(fr, tt, fr0.base, fr0.dev, 0, n)
+        fr0._kargs[23][8] = fr0._kargs[23][9] = 0
+        fr0._plain(fr, tt, 0, nz, fr0.bk)
     report("loops_plain_us100", best(plain))
     fv = pv.fr
     hv = pv.hl
-    A = hv._ha                        # (the kernels' arguments as feed left them)
-    hk = hv._hk
-    Z = fv._za
-    kv = fv._kv
-    scan = vl.scan16
+    A = hv._kargs                        # (the kernels' arguments as feed left them)
+    hk = A[7]
+    Z = fv._kargs
+    kv = Z[23]
+    scan = vl.KERNELS[0]
 
     def viper(fr, tt):
         scan(0, A, hk)
         kv[1] = tt
         kv[8] = kv[9] = 0
-        vl.zones(0, Z, kv)
+        vl.KERNELS[2](0, Z, kv)
     report("loops_viper_us100", best(viper))
     report("loops_events", len(evs))     # 0: the frames were quiet, as meant

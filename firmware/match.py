@@ -40,10 +40,9 @@ class Match:
         # context: who may land now; the referee's expects() unless a caller
         # (a benchmark) supplies another.
         ctx = context or self._context
-        self.pipeline = Pipeline(board, self._sensed, ctx if use_context else None, params)
+        self.pipeline = Pipeline(board, self._sensed, ctx if use_context else None, params,
+                                 stays=self._stays if use_context else None)
         self.zones = set(self.pipeline.zone_ids)
-        if use_context:
-            self.pipeline.stays = self._stays
         self.guess = {}   # zone -> the land event fed for the pipeline's first guess
         self.before = {}  # zone -> the one before it there (a battle: an answer may be about it)
         self.alt = {}     # zone -> (named, other answer) of the mat's last question there

@@ -7,6 +7,8 @@ board's filesystem. Works under CPython and the micropython binary.
     rig.frames(frames)                    # feed sensor frames, one per scan
     rig.run_ms(200)                       # let the loop run
     rig.received("game")                  # [(seq, type, body)] from the board
+    Rig(board_def, fs_dir, phone=True)    # with the phone page (rig.app.phone) on a
+                                          # socket listening on 127.0.0.1
 A watchdog or machine reset inside the firmware reboots it (Rig.boots,
 world.reset_cause) like the chip would.
 """
@@ -35,8 +37,19 @@ def load_board(name="esp32_devkitc", repo=None):
     return bd
 
 
+def _listener():
+    """A listening TCP socket on 127.0.0.1 (a free port), as the hw layer
+    makes for the phone page."""
+    import socket
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(socket.getaddrinfo("127.0.0.1", 0)[0][-1])
+    s.listen(2)
+    return s
+
+
 class Rig:
-    def __init__(self, board_def, fs_dir, start_ms=1000, wdt_ms=3000, profile=False, noise=4, costs=False):
+    def __init__(self, board_def, fs_dir, start_ms=1000, wdt_ms=3000, profile=False, noise=4, costs=False,
+                 phone=False):
         self.bd = board_def
         self.fs = fs_dir
         self.world = fakes.install(start_ms)
@@ -53,6 +66,7 @@ class Rig:
             self.port.us_per_byte = 30
         self.wdt_ms = wdt_ms
         self.profile = profile
+        self.listener = _listener() if phone else None
         self.inbox = []
         self.errors = []
         self.dec = Decoder(self._frame, self._error, max_len=1 << 16, keep_text=True)
@@ -72,6 +86,8 @@ class Rig:
         import app
         self.board = hw.esp32.build(self.bd, clock=self.clock, port=self.port)
         self.board.fs_root = self.fs
+        if self.listener is not None:
+            self.board.listener = self.listener
         self.app = app.App(self.board, self.bd, wdt_ms=self.wdt_ms, profile=self.profile)
         self.boots += 1
         self.app.boot()
@@ -79,6 +95,8 @@ class Rig:
         self.pump()
 
     def close(self):
+        if self.listener is not None:
+            self.listener.close()
         fakes.uninstall()
 
     # ------------------------------------------------------------ host

@@ -244,11 +244,11 @@ def test_fuzz_serial_frames(tmp_path):
                 assert after == before, (n, typ, str(body)[:200], reply)
             else:
                 figures["accepted"] += 1
-                if rig.app.game is None or rig.request("state")[1]["view"]["phase"] == "over" or rng.random() < 0.05:
+                if rig.app.session.game is None or rig.request("state")[1]["view"]["phase"] == "over" or rng.random() < 0.05:
                     assert rig.request("cfg", header)[1]["ok"]          # a fresh game now and then
             logs = [m[2]["msg"] for m in rig.received("log")]
             assert not [m for m in logs if "stage failed" in m], logs
-            assert rig.app.fails == 0
+            assert rig.app.health.failing_ticks == 0
         assert rig.request("ping")[0] == "pong"
         assert rig.resets == []
         print("serial fuzz: %(frames)d frames (%(garbage)d garbage, %(refused)d refused, %(accepted)d accepted); "

@@ -14,13 +14,15 @@ sys.path.insert(0, %(fw)r)
 sys.path.insert(0, %(tests)r)
 from fwharness import load_board
 import app
+from runtime.boarddef import compact, expand
+from runtime.session import ROLL_PARAMS
 from referee.journal import Journal
 from table.controller import Table
 from match import Match
 from array import array
 h = json.loads(%(header)r)
 t = Table(Journal(h, None), None, ())
-m = Match(app._expand(app._compact(load_board())), t, None, params=app.ROLL_PARAMS)
+m = Match(expand(compact(load_board())), t, None, params=ROLL_PARAMS)
 n = m.pipeline.n
 fr = array("H", [2180] * n)
 seed = [1]

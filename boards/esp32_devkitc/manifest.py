@@ -12,6 +12,7 @@ FW = "$(BOARD_DIR)/../../firmware"
 package("hw", base_path=FW)
 package("link", base_path=FW)
 package("referee", base_path=FW)
+package("runtime", base_path=FW)
 package("sense", base_path=FW)
 package("show", base_path=FW)
 package("store", base_path=FW)

@@ -137,21 +137,21 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
 
 class Pipeline:
     """feed(frame, t) every frame; register / rename from the game; the
-    public attributes: params, sink, context, stays (set by Match: stays(zone
+    public attributes: params, sink, context, stays (given by Match: stays(zone
     id, bakugan) -> True while the referee has that Bakugan standing there
     with nothing that takes it off; None: every lift is plausible),
     zone_ids, n (channels), waits (reason -> count), on_wait and on_named
     (hooks, below), last_decision ((zone, level, std error, frames) of the
     last landing)."""
 
-    def __init__(self, board, sink, context=None, params=None):
+    def __init__(self, board, sink, context=None, params=None, stays=None):
         p = dict(DEFAULTS)
         if params:
             p.update(params)
         self.params = p
         self.sink = sink
         self.context = context
-        self.stays = None
+        self.stays = stays
         sensors = board["sensors"]
         zones = board["zones"]
         n = len(sensors)

@@ -359,7 +359,7 @@ class Feedback:
                 else:
                     strip.set(st[k], 0, 0, 0)
         self._animated = animated
-        self._limit()
+        self.limit_power()
         buf = strip.buf
         last = self._last
         if buf == last:
@@ -370,7 +370,16 @@ class Feedback:
         self.writes += 1
         return True
 
-    def _limit(self):
+    def redraw(self):
+        """The next tick writes the strip again, whatever it last wrote
+        (after something else drove the LEDs: the self-test)."""
+        self._dirty = True
+        if self._last is not None:
+            self._last[0] ^= 1
+
+    def limit_power(self):
+        """Scale the strip's buffer down to the supply's budget
+        (wiring.led.budget_ma) when it would draw more."""
         buf = self.strip.buf
         total = 0
         for v in buf:

@@ -64,11 +64,13 @@ BACK = const(1)
 
 
 class Table:
-    def __init__(self, journal, sink=None, roles=None):
+    def __init__(self, journal, sink=None, roles=None, which=None, register=None):
         """journal: referee.journal.Journal. sink(ev) receives each input
         event the table sends to the referee (to log it). roles: per button
         index, (player, OK|BACK); default: 0,1 = player 0 OK/BACK, 2,3 =
-        player 1 OK/BACK."""
+        player 1 OK/BACK. which(zone, bakugan, t): a player's answer to an
+        unsure landing (Match.which, through the app's session);
+        register(bakugan, zone, t): teach the sensing (a phone)."""
         self.j = journal
         self.sink = sink
         self.roles = roles or ((0, OK), (0, BACK), (1, OK), (1, BACK))
@@ -80,8 +82,8 @@ class Table:
         self.offer = -1  # rule-7 zone on offer
         self.question = None  # (zone, named, alt, player, t): the mat is unsure who landed
         self.cands = None     # who could have landed, asked when the last landing was sensed
-        self.which = None  # which(zone, bakugan, t): Match.which, set by the app
-        self.register = None  # register(bakugan, zone, t): teach the sensing, set by the app
+        self.which = which
+        self.register = register
         self.t = 0
 
     # ---------------------------------------------------------- plumbing

@@ -128,6 +128,7 @@ BREAKDOWN = """
 import sys, gc, json, time
 sys.path.insert(0, %(mpy)r)
 import app, match, link.server, show.feedback, hw.strip
+from runtime.boarddef import compact, expand
 from referee.journal import Journal
 import referee
 referee.load("official")
@@ -144,7 +145,7 @@ def full():
     f.close()
     return d
 def load():
-    return app._compact(full())   # in a function: nothing on this frame keeps the whole definition
+    return compact(full())   # in a function: nothing on this frame keeps the whole definition
 bd = load()
 gc.collect()
 m("board definition as the app keeps it")
@@ -173,7 +174,7 @@ fb = feedback()
 m("feedback (LED state, strip buffer)")
 g = Journal(h, None)
 m("referee game and journal")
-mt = match.Match(app._expand(bd), g, None)
+mt = match.Match(expand(bd), g, None)
 m("sensing pipeline (Match)")
 """
 

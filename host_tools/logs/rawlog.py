@@ -245,7 +245,7 @@ def iter_raw(src, load_board=None):
         except el.LogError as e:
             raise RawLogError(lineno, e.msg)
         if "zone" in obj and obj["zone"] not in zones:
-            # as the board refuses it (app._check_input): a replay must not take it
+            # as the board refuses it (runtime.recorder.input_problem): a replay must not take it
             raise RawLogError(lineno, "%s event: no zone %d on board %s" % (ev, obj["zone"], header.get("board")))
         yield lineno, "control", obj
     if header is None:

@@ -258,17 +258,17 @@ def step():
             report("stack_c", S["cstack"])
             report("stack_py", S["pystack"])
         report("ticks", S["tick"])
-        report("overruns", B["app"].overruns)
-        report("fails", B["app"].fails)
+        report("overruns", B["app"].health.overruns)
+        report("fails", B["app"].health.failing_ticks)
         B["port"].out.close()
         B["ticks"].close()
         S["phase"] = 4
         return True
-    configured = B["app"].game is not None
+    configured = B["app"].session.game is not None
     _tick()
     _record()
     a1 = gc.mem_alloc() - S["base"]
-    if not configured and B["app"].game is not None:
+    if not configured and B["app"].session.game is not None:
         # the tick that set the game up (cfg): its garbage (the pipeline's
         # float maths) is collected by the app's own gc.collect() on a chip,
         # which this port defers to the end of the tick: reported apart
@@ -439,7 +439,7 @@ def _tick():
     a = B["app"]
     if P.get("stack"):
         sys.settrace(_trace)
-    a.tick(clock.now)
+    a.loop.tick(clock.now)
     if P.get("stack"):
         sys.settrace(None)
     # spare time of the tick: the app reads its input as run() does
@@ -456,11 +456,13 @@ def _record():
     a = B["app"]
     prev = B["prev"]
     rec = B["rec"]
+    stage_us = a.health.stage_us
     for i in range(5):
-        rec[i] = a.stage_us[i] - prev[i]
-        prev[i] = a.stage_us[i]
+        rec[i] = stage_us[i] - prev[i]
+        prev[i] = stage_us[i]
     k = 5
-    for v in (a.b.strip.writes if a.b.strip is not None else 0, B["port"].tx_bytes, a.events, a.store.saves):
+    strip = a.board.strip
+    for v in (strip.writes if strip is not None else 0, B["port"].tx_bytes, a.session.events, a.store.saves):
         rec[k] = v - prev[k]
         prev[k] = v
         k += 1

@@ -23,8 +23,9 @@ def run(report, _board, P):
     whole (feed_plain, feed_viper) and the loops alone (loops_plain: the
     plain health scan and zone loop over every channel and zone,
     loops_viper: the two kernels doing the same)."""
-    import app
     from array import array
+    from runtime.boarddef import compact, expand
+    from runtime.session import ROLL_PARAMS
     from sense import frames as F
     from sense import viperloops as vl
     from sense.pipeline import Pipeline
@@ -33,7 +34,7 @@ def run(report, _board, P):
     pipes = []
     evs = []
     for fast in (False, True):
-        p = Pipeline(app._expand(app._compact(_board())), evs.append)
+        p = Pipeline(expand(compact(_board())), evs.append, params=ROLL_PARAMS)
         p.fr.fast = p.hl.fast = fast
         pipes.append(p)
     n = pipes[0].n

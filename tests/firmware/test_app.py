@@ -67,7 +67,8 @@ class TestRequests(AppCase):
 
     def test_raw_on_carries_the_baselines_of_its_first_frame(self):
         # a recording's replay resumes from them (raw-log-v1 `baseline`)
-        import app
+        from runtime.boarddef import expand
+        from runtime.session import ROLL_PARAMS
         from sense.pipeline import Pipeline
         self.rig.close()
         # room on the link for every raw frame (as test_board_e2e's board)
@@ -88,8 +89,8 @@ class TestRequests(AppCase):
         self.assertTrue(len(frames) >= 45, len(frames))
         for i in range(1, len(frames)):
             self.assertEqual(frames[i]["t"] - frames[i - 1]["t"], rig.app.period)   # none lost
-        live = rig.app.match.pipeline
-        p = Pipeline(app._expand(rig.app.bd), None, params=app.ROLL_PARAMS)
+        live = rig.app.session.match.pipeline
+        p = Pipeline(expand(rig.app.session.bd), None, params=ROLL_PARAMS)
         p.resume(b["frames"], b["base"])
         for f in frames:
             p.feed(f["c"], f["t"])
@@ -137,7 +138,7 @@ class TestRequests(AppCase):
         self.rig.close()
         self.rig = rig = Rig(self.bd, self.d, costs=True)
         rig.request("cfg", sample_header())
-        rig.app.fb.event(("win", 0, (("player", 1),)))     # whole-mat animation
+        rig.app.feedback.event(("win", 0, (("player", 1),)))     # whole-mat animation
         rig.mat.scan_times = []
         for i in range(40):
             rig.send("state")
@@ -240,7 +241,7 @@ class TestFaults(AppCase):
         class Boom:
             def frame(self, f, t):
                 raise ValueError("pipeline bug")
-        rig.app.match = Boom()
+        rig.app.session.match = Boom()
         rig.run_ms(5000)
         self.assertEqual([r[1] for r in rig.resets], ["wdt"])
         logs = [m[2]["msg"] for m in rig.received("log")]

@@ -27,9 +27,9 @@ def stored(d):
     return lines[1:]
 
 
-def gates_placed(d):
+def gates_placed(d, phone=False):
     """A rig with the sample game configured and both gold gates placed."""
-    rig = Rig(load_board(), d)
+    rig = Rig(load_board(), d, phone=phone)
     rig.request("cfg", sample_header())
     rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6})
     rig.request("ctl", {"ev": "gate", "player": 1, "gate": "runo-gold", "zone": 5})
@@ -83,13 +83,13 @@ class ButtonsAtTheTable(unittest.TestCase):
 
 class QuestionAtTheTable(unittest.TestCase):
     """The mat is unsure who Dan threw: Dan's BACK button and Dan's phone
-    answer alike (Table.answer, then app._which: the link echoes `which`,
+    answer alike (Table.answer, then Session.which: the link echoes `which`,
     the game log has the landing taken back and the other one landed)."""
 
     def setUp(self):
         self.d = tmpdir()
-        self.rig = gates_placed(self.d)
-        app = self.rig.app
+        self.rig = gates_placed(self.d, phone=True)
+        app = self.rig.app.session
         # as the pipeline reports it to the match: serpenoid lands on zone 6,
         # decided without being sure (runner-up drago)
         t = app.gtime(self.rig.clock.ticks_ms())
@@ -115,7 +115,7 @@ class QuestionAtTheTable(unittest.TestCase):
                                [("gate", None), ("gate", None), ("land", "serpenoid"), ("undo", None),
                                 ("land", "drago")],
                                ["drago"]))
-        self.assertNotEqual(self.rig.app.table.asking()[2], "which")
+        self.assertNotEqual(self.rig.app.session.table.asking()[2], "which")
 
     def shades(self, ms):
         """How many colours zone 6's first LED shows over the next ms."""
@@ -135,11 +135,11 @@ class QuestionAtTheTable(unittest.TestCase):
         self.rig.run_ms(80)
         ok.drive(1)
         self.rig.run_ms(500)
-        self.assertNotEqual(self.rig.app.table.asking()[2], "which")
+        self.assertNotEqual(self.rig.app.session.table.asking()[2], "which")
         self.assertLessEqual(self.shades(1500), 1)    # confirmed: the gate's colour, steady
         # asked again with no landing then (the sensing kept its early
         # guess), and nobody answers: the zone breathes, then stops
-        app = self.rig.app
+        app = self.rig.app.session
         t = app.gtime(self.rig.clock.ticks_ms())
         app.match._sensed({"ev": "unsure", "t": t, "zone": 6, "bakugan": "serpenoid", "alt": "drago"})
         self.assertGreater(self.shades(1500), 3)
@@ -161,19 +161,16 @@ class QuestionAtTheTable(unittest.TestCase):
         self.want(self.answered())
 
     def test_phone(self):
-        from link.webapp import WebApp
-        app = self.rig.app
-        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, taught=app._taught,
-                         zones=app.zone_ids)   # as app._web_start
-        st, _, body = app.web.handle("POST", "/api/claim", "", '{"player": 0}', None)
+        web = self.rig.app.phone.web
+        st, _, body = web.handle("POST", "/api/claim", "", '{"player": 0}', None)
         self.assertEqual(st, 409)     # play has started: a late claim needs the side's button
-        app.web.open_claim(0)         # (as App._gesture does for a press of p0's button)
-        st, _, body = app.web.handle("POST", "/api/claim", "", '{"player": 0}', None)
+        web.open_claim(0)             # (as a press of p0's button does: runtime.buttons)
+        st, _, body = web.handle("POST", "/api/claim", "", '{"player": 0}', None)
         code = json.loads(body)["code"]
-        st, _, body = app.web.handle("GET", "/api/state", "", "", None)
+        st, _, body = web.handle("GET", "/api/state", "", "", None)
         self.assertEqual(json.loads(body)["asking"], {"player": 0, "zone": 6, "what": "which",
                                                       "bakugan": "serpenoid", "alt": "drago"})
-        st, _, body = app.web.handle("POST", "/api/input", "", json.dumps(
+        st, _, body = web.handle("POST", "/api/input", "", json.dumps(
             {"code": code, "ev": "which", "bakugan": "drago"}), None)
         self.assertEqual((st, json.loads(body)), (200, {"ok": True, "reason": None}))
         self.rig.run_ms(40)
@@ -187,7 +184,7 @@ class TeachFromThePhone(unittest.TestCase):
 
     def setUp(self):
         self.d = tmpdir()
-        self.rig = Rig(load_board(), self.d)
+        self.rig = Rig(load_board(), self.d, phone=True)
         self.rig.request("cfg", sample_header())
         self.rig.received()
 
@@ -196,15 +193,13 @@ class TeachFromThePhone(unittest.TestCase):
         rmtree(self.d)
 
     def test_register_then_the_lesson_on_the_page(self):
-        from link.webapp import WebApp
-        app = self.rig.app
-        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, taught=app._taught,
-                         zones=app.zone_ids)   # as app._web_start
-        st, _, body = app.web.handle("POST", "/api/claim", "", '{"player": 0}', None)
+        app = self.rig.app.session
+        web = self.rig.app.phone.web
+        st, _, body = web.handle("POST", "/api/claim", "", '{"player": 0}', None)
         code = json.loads(body)["code"]
         own = app.table.header["players"][0]["bakugan"][0]["id"]
         other = app.table.header["players"][1]["bakugan"][0]["id"]
-        st, _, body = app.web.handle("POST", "/api/input", "", json.dumps(
+        st, _, body = web.handle("POST", "/api/input", "", json.dumps(
             {"code": code, "ev": "register", "bakugan": own, "zone": 4}), None)
         self.assertEqual((st, json.loads(body)), (200, {"ok": True, "reason": None}))
         self.assertEqual(app.match.pipeline.pending(4), own)
@@ -214,7 +209,7 @@ class TeachFromThePhone(unittest.TestCase):
         # the lesson, as the pipeline reports it
         t = app.gtime(self.rig.clock.ticks_ms())
         app.match._sensed({"ev": "land", "t": t, "zone": 4, "bakugan": own, "learned": True, "alike": [other]})
-        st, _, body = app.web.handle("GET", "/api/state", "", "", None)
+        st, _, body = web.handle("GET", "/api/state", "", "", None)
         learnt = [e[1] for e in json.loads(body)["events"] if e[1]["ev"] == "learnt"]
         self.assertEqual(learnt, [{"ev": "learnt", "t": t, "bakugan": own, "zone": 4, "alike": [other]}])
         # not a game event: the stored game log has none of it
@@ -223,10 +218,9 @@ class TeachFromThePhone(unittest.TestCase):
     def test_a_lesson_makes_the_bakugan_taught(self):
         # the sensing itself learns it (a field held still on the zone after
         # `register`); the link's state and the phone's say it is taught
-        from link.webapp import WebApp
         rig = self.rig
-        app = rig.app
-        web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, taught=app._taught)
+        app = rig.app.session
+        web = rig.app.phone.web
         own = app.table.header["players"][0]["bakugan"][1]["id"]
         self.assertEqual(rig.request("state")[1]["taught"], [])
         self.assertEqual(json.loads(web.handle("GET", "/api/state", "", "", None)[2])["taught"], [])

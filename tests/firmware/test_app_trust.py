@@ -42,11 +42,11 @@ class LiveIsSaved(unittest.TestCase):
 
     def battle(self):
         rig = self.rig
-        t = rig.app.gtime(rig.clock.ticks_ms())
+        t = rig.app.session.gtime(rig.clock.ticks_ms())
         # two landings on Runo's gate: a battle, pending
-        self.assertTrue(rig.app.rec.feed({"t": t, "ev": "land", "zone": 5, "bakugan": "drago"}))
-        self.assertTrue(rig.app.rec.feed({"t": t + 1, "ev": "land", "zone": 5, "bakugan": "tigrerra"}))
-        self.assertIsNotNone(rig.app.game.battle)
+        self.assertTrue(rig.app.session.rec.feed({"t": t, "ev": "land", "zone": 5, "bakugan": "drago"}))
+        self.assertTrue(rig.app.session.rec.feed({"t": t + 1, "ev": "land", "zone": 5, "bakugan": "tigrerra"}))
+        self.assertIsNotNone(rig.app.session.game.battle)
 
     def test_end_is_saved_and_ends_the_game(self):
         rig = self.rig
@@ -105,7 +105,7 @@ class LiveIsSaved(unittest.TestCase):
         t, b = rig.request("ctl", {"ev": "gate", "player": 7, "gate": "dan-silver", "zone": 7})
         self.assertEqual(b["ok"], False)
         # the table's own inputs too (buttons, inference): through the same check
-        self.assertFalse(rig.app.rec.feed({"t": 5, "ev": "land", "zone": 1000, "bakugan": "drago"}))
+        self.assertFalse(rig.app.session.rec.feed({"t": 5, "ev": "land", "zone": 1000, "bakugan": "drago"}))
         self.assertEqual(stored(self.d), data)
         # fields the event does not have are dropped, not stored
         self.ok(rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-silver", "zone": 7,
@@ -135,22 +135,22 @@ class LiveIsSaved(unittest.TestCase):
         self.ok(rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-silver", "zone": 7}))
 
     def test_a_sides_button_opens_a_late_claim(self):
-        from link.webapp import WebApp
-        app = self.rig.app
-        app.web = WebApp(app.page_board or "{}", app.table, app._gnow, app._leds, zones=app.zone_ids)
-        st, _, _ = app.web.handle("POST", "/api/claim", "", '{"player": 1}', None)
+        self.rig.close()
+        self.rig = Rig(load_board(), self.d, phone=True)     # the stored game, with the phone page
+        web = self.rig.app.phone.web
+        st, _, _ = web.handle("POST", "/api/claim", "", '{"player": 1}', None)
         self.assertEqual(st, 409)
         pin = [p for name, p in self.rig.board.buttons if name == "p1_back"][0]
         pin.drive(0)
         self.rig.run_ms(60)
         pin.drive(1)
         self.rig.run_ms(60)
-        st, _, _ = app.web.handle("POST", "/api/claim", "", '{"player": 1}', None)
+        st, _, _ = web.handle("POST", "/api/claim", "", '{"player": 1}', None)
         self.assertEqual(st, 200)
 
     def test_claims_are_kept_in_the_store(self):
         app = self.rig.app
-        app._keep_claims(["0123456789abcdef", None])
+        app.session.keep_claims(["0123456789abcdef", None])
         self.assertEqual(app.store.load_claims(), ["0123456789abcdef", None])
         self.power_cut()
         self.assertEqual(self.rig.app.store.load_claims(), ["0123456789abcdef", None])

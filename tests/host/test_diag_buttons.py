@@ -1,6 +1,6 @@
 """`bakumat diag buttons` against a board at the other end of a TCP socket
 speaking serial protocol v1 with the firmware's own codec, reporting button
-presses as the firmware does (`mat {"ev": "button"}`, app._gesture). The
+presses as the firmware does (`mat {"ev": "button"}`, runtime.buttons). The
 virtual board has no buttons: its side channel (vboard-side-channel-v1)
 carries no button input yet."""
 import json

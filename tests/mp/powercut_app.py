@@ -72,19 +72,19 @@ def script():
 def apply(app, step):
     k, a = step
     if k == "cfg" or k == "cfgbad":
-        app.handle(1, "cfg", a)
+        app.requests.handle(1, "cfg", a)
     elif k == "end":
-        app.handle(1, "end", {})
+        app.requests.handle(1, "end", {})
     elif k == "ctl" or k == "late":
         body = {}
         for key in a:
             if key != "t":
                 body[key] = a[key]
-        app.handle(1, "ctl", body)
+        app.requests.handle(1, "ctl", body)
     elif k == "land":
-        app.rec.feed({"t": app.gtime(app.clock.ticks_ms()), "ev": "land", "zone": a["zone"], "bakugan": a["bakugan"]})
+        app.session.rec.feed({"t": app.session.now(), "ev": "land", "zone": a["zone"], "bakugan": a["bakugan"]})
     elif k == "claims":
-        app._keep_claims(a)
+        app.session.keep_claims(a)
     elif k == "sigs":
         app.store.save_signatures(a)
     app.link.drain_all()
@@ -96,7 +96,7 @@ def snap():
 
 def live(app):
     """The board's game as it stands: (view, stored events it counts)."""
-    return (app.game.view() if app.game is not None else None, app.events)
+    return (app.session.game.view() if app.session.game is not None else None, app.session.events)
 
 
 def replayed():
@@ -284,9 +284,9 @@ def full(steps):
         pass
     before = snap()
     was = live(app)
-    app._last_reject = None
+    app.session.last_reject = None
     apply(app, ("ctl", {"ev": "resolve"}))
-    why = app._last_reject or ""
+    why = app.session.last_reject or ""
     bad = 0
     if snap() != before or live(app) != was or replayed() != was or "not saved" not in why:
         print("BAD full filesystem: files", snap() == before, "live", live(app) == was, "why", why)

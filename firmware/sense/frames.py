@@ -9,9 +9,17 @@ allocated; a zone that settled, a window that closed or started again, or a
 ball that rolled across calls the stage that takes it from there
 (`Decide.settled`, `Identifier.refined`, `Occupants.unland`, ...). The
 window helpers below (means, restart, state) run only while a zone is
-being decided.
+being decided. Where the interpreter compiles viper, the zone loop runs as
+machine code (sense.viperloops.zones: quiet zones, still windows); a zone
+whose frame calls a stage goes through the plain loop (`_plain`), which
+elsewhere (CPython, the WebAssembly port) does all of it.
 """
 from array import array
+
+try:
+    from sense import viperloops   # viper kernels, where the interpreter compiles them
+except (ImportError, SyntaxError, ValueError, NameError):   # CPython, no native emitter, another arch's .mpy
+    viperloops = None
 
 try:
     from micropython import const
@@ -86,6 +94,11 @@ class Frames:
         self.started = False
         self.dg = 0              # last frame's mean baseline step of the quiet zones
         self.frames = 0
+        # the zone kernel's arrays (sense.viperloops Z_*, made at the first
+        # frame), then its integers (ZK: nz, t, dwell, bk, sk, db, ish, dg,
+        # usum, ucnt; usum and ucnt for the plain loop too)
+        self.fast = viperloops is not None
+        self._kargs = [None] * 23 + [array("i", [0] * 10)]
 
     def thresholds(self, zi):
         """The zone's thresholds for its healthy channels."""
@@ -129,10 +142,60 @@ class Frames:
         if not self.started:
             self.start(frame)
             return
+        p.hl.scan(frame, t, base, self.dev)
+        bk = self.bk
+        if self.frames < 64:
+            bk = 3      # warm-up: settle the baselines quickly on the first frames
+        z = self._kargs
+        kv = z[23]
+        kv[8] = 0       # usum, ucnt: the quiet zones' baseline steps
+        kv[9] = 0
+        nz = len(p.zch)
+        if self.fast:
+            if z[0] is None or z[21] is not p.oc.nocc or z[2] is not p.hl.bad:
+                # the kernel's arrays (sense.viperloops Z_*): the zones'
+                # channels flattened (zoff, zc), then the arrays the loop reads
+                zch = p.zch
+                zoff = array("h", [0] * (nz + 1))
+                k = 0
+                for zi in range(nz):
+                    k += len(zch[zi])
+                    zoff[zi + 1] = k
+                zc = array("h", [0] * k)
+                k = 0
+                for chs in zch:
+                    for c in chs:
+                        zc[k] = c
+                        k += 1
+                a = (zoff, zc, p.hl.bad, self.dev, self.svf, self.acc, self.acw, self.ema, self.base,
+                     p.hl.last, self.on_t, self.con_t, self.tol_t, self.coh_t, self.wact, self.wt0,
+                     self.hold, self.nacc, self.rfn, self.zdead, self.burst, p.oc.nocc, self.bpk)
+                for k in range(23):
+                    z[k] = a[k]
+            kv[0] = nz
+            kv[1] = t
+            kv[2] = self.dwell
+            kv[3] = bk
+            kv[4] = self.sk
+            kv[5] = self.db
+            kv[6] = self.ish
+            kv[7] = self.dg
+            zones = viperloops.KERNELS[2]
+            zi = zones(0, z, kv)
+            while zi < nz:
+                self._plain(frame, t, zi, zi + 1, bk)
+                zi = zones(zi + 1, z, kv)
+        else:
+            self._plain(frame, t, 0, nz, bk)
+        self.dg = kv[8] // kv[9] if kv[9] else 0
+
+    def _plain(self, frame, t, first, end, bk):
+        """The plain zone loop over zones first .. end - 1 (the quiet zones'
+        baseline steps summed in _kargs[23][8], counted in [9])."""
+        p = self.p
+        base = self.base
         dev = self.dev
-        hl = p.hl
-        hl.scan(frame, t, base, dev)
-        bad = hl.bad
+        bad = p.hl.bad
         svf = self.svf
         acc = self.acc
         acw = self.acw
@@ -159,16 +222,14 @@ class Frames:
         bt0 = self.bt0
         bpk = self.bpk
         rollmax = self.roll_max
-        bk = self.bk
         ish = self.ish
-        if self.frames < 64:
-            bk = 3      # warm-up: settle the baselines quickly on the first frames
         sk = self.sk
         db = self.db
-        usum = 0
-        ucnt = 0
+        kv = self._kargs[23]
+        usum = kv[8]
+        ucnt = kv[9]
         dg = self.dg
-        for zi in range(len(zch)):
+        for zi in range(first, end):
             if zdead[zi]:
                 continue
             chs = zch[zi]
@@ -272,7 +333,8 @@ class Frames:
             if dg:
                 for j in range(m):
                     base[chs[j]] += dg
-        self.dg = usum // ucnt if ucnt else 0
+        kv[8] = usum
+        kv[9] = ucnt
 
     # -- probes (a view, a replay that explains) ---------------------------
 

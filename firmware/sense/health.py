@@ -5,9 +5,18 @@ for seconds despite sensor noise, is reported once as a fault and left out.
 
 Per frame (`scan`): integer only, nothing allocated. The zone's
 consequences of a fault (thresholds, window, occupants, the event) are the
-pipeline's: `Pipeline._fault`.
+pipeline's: `Pipeline._fault`. Where the interpreter compiles viper, the
+channel loop runs as machine code (sense.viperloops: scan16 / scan32, the
+uneventful channels; a channel that reaches a fault count goes through the
+plain loop below, `_plain`); elsewhere (CPython, the WebAssembly port) the
+plain loop does all of it.
 """
 from array import array
+
+try:
+    from sense import viperloops   # viper kernels, where the interpreter compiles them
+except (ImportError, SyntaxError, ValueError, NameError):   # CPython, no native emitter, another arch's .mpy
+    viperloops = None
 
 try:
     from micropython import const
@@ -43,10 +52,51 @@ class Health:
         self.same = array("i", [0] * n)
         self.rail = array("h" if self.rail_n < 32767 else "i", [0] * n)   # (never past rail_n)
         self.bad = bytearray(n)
+        # the viper kernel's arguments (sense.viperloops H_*), then its
+        # integers (HK) and the kernel for the frame in _kargs[0], chosen
+        # when the frame object changes (few new names: a module's names are
+        # heap on the chip, and a name pool grows by doubling)
+        self.fast = viperloops is not None and self.rail_n < 32767
+        self._kargs = None
 
     def scan(self, frame, t, base, dev):
         """One frame: the counters, the faults they reach, and each healthy
         channel's deviation from its baseline (dev)."""
+        if not self.fast:
+            self._plain(frame, t, base, dev, 0, len(self.bad))
+            return
+        a = self._kargs
+        if a is None or dev is not a[5] or base is not a[6]:
+            a = self._kargs = [None, self.bad, self.rail, self.same, self.last, dev, base,
+                            array("i", [len(self.bad), self.lo, self.hi, self.rail_n, self.stuck_n, self.ish]), None]
+        if frame is not a[0]:
+            # (the scanner fills the same frame: this runs once) the kernel
+            # for its items: scan16, scan32, or None (a list, a signed or a
+            # 64-bit array: the plain loop). MicroPython's arrays have no
+            # typecode or itemsize attribute: both from a one-item slice
+            # ("array('H', [...])"; 'L' is 4 bytes on the chip, 8 on a
+            # 64-bit host)
+            a[0] = frame
+            a[8] = None
+            if type(frame) is array and len(frame):
+                one = frame[:1]
+                if repr(one)[7:8] in ("H", "I", "L"):
+                    n = len(bytes(one))
+                    k = viperloops.KERNELS
+                    a[8] = k[0] if n == 2 else k[1] if n == 4 else None
+        k = a[8]
+        n = len(self.bad)
+        if k is None:
+            self._plain(frame, t, base, dev, 0, n)
+            return
+        kv = a[7]
+        c = k(0, a, kv)
+        while c < n:
+            self._plain(frame, t, base, dev, c, c + 1)
+            c = k(c + 1, a, kv)
+
+    def _plain(self, frame, t, base, dev, first, end):
+        """The plain loop over channels first .. end - 1."""
         bad = self.bad
         rail = self.rail
         same = self.same
@@ -56,7 +106,7 @@ class Health:
         railn = self.rail_n
         stuckn = self.stuck_n
         ish = self.ish
-        for c in range(len(bad)):
+        for c in range(first, end):
             x = frame[c]
             if bad[c]:
                 continue

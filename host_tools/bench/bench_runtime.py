@@ -229,6 +229,7 @@ def heap32_section(board, res, header, out, quick=False):
         for phone in ((True,) if quick else (False, True)):
             runs[(rom, phone)] = heap32.run(board, res, header, phone=phone, rom=rom)
     heap32.report(runs, out)
+    modules_section(runs, out)
     if not quick:
         st = heap32.run(board, res, header, phone=True, stack=True)
         out.write("  stack: the deepest Python call in a tick is %d levels (the bench's own 2 included); there, at 32 "
@@ -242,33 +243,78 @@ def heap32_section(board, res, header, out, quick=False):
     return runs
 
 
+def modules_section(runs, out):
+    """Where the DevKitC path's heap goes (ROMFS + phone page): each
+    module's objects and the interned names' pools, at 32 bits."""
+    from host_tools.bench import heap32
+    m = heap32.modules(phone=True, rom=True)
+    m0 = heap32.modules(phone=False, rom=True)
+    objs = sum(r[0] for r in m["modules"])
+    q = m["qstr"]
+    phone = [r for r in m["modules"] if r[1] in heap32.PHONE_MODULES]
+    out.write("  where the ROMFS code's heap goes (modules imported one at a time at 32 bits, the phone page's "
+              "included): the modules' objects (functions, classes, dicts: the bytecode stays in the image) %.1f "
+              "KB; the interned names' pools %.1f KB (%d names, %.1f KB of text; a ROMFS or .mpy module adds its "
+              "names to the heap, a frozen one keeps them in flash; a pool grows by doubling: %d pools). "
+              "Largest, objects + names (KB): %s. The phone page's modules: %.1f KB of objects, %.1f KB of "
+              "names (without them %d names in %d pools, %.1f KB)%s\n"
+              % (objs / 1024.0, q["n_total_bytes"] / 1024.0, q["n_qstr"], q["n_str_data_bytes"] / 1024.0,
+                 q["n_pool"], ", ".join("%s %.1f + %.1f" % (name, n / 1024.0, qb / 1024.0)
+                                        for n, name, qb, _ in m["modules"][:8]),
+                 sum(r[0] for r in phone) / 1024.0, sum(r[2] for r in phone) / 1024.0, m0["qstr"]["n_qstr"],
+                 m0["qstr"]["n_pool"], m0["qstr"]["n_total_bytes"] / 1024.0,
+                 "; not loaded here (no native emitter: the plain loops run): %s" % ", ".join(m["not_loaded"])
+                 if m["not_loaded"] else ""))
+    f = runs.get((True, True))
+    f0 = runs.get((True, False))
+    if f is not None and f0 is not None:
+        out.write("  the phone page on the DevKitC path: %.1f KB more live (code %.1f, data %.1f: the web server's "
+                  "client buffers, the web app's state), %.1f KB more at the peak\n"
+                  % ((f["live"] - f0["live"]) / 1024.0, (f["code"] - f0["code"]) / 1024.0,
+                     ((f["live"] - f["code"]) - (f0["live"] - f0["code"])) / 1024.0,
+                     (f["peak"] - f0["peak"]) / 1024.0))
+
+
 def time_section(board, res, header, out, runs=2):
     """Stage times as the chips would take them (host_tools/bench/chiptime.py):
     the same game under the micropython binary with pystone in the same
-    run, projected by the ratio of pystones."""
+    run, projected by the ratio of pystones; with the per-frame loops'
+    viper kernels (as the chips run them) and, for comparison, without."""
     from host_tools.bench import chiptime, heap32
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    figs = [heap32.run(board, res, header, phone=True, unix=exe) for _ in range(runs)]
-    recs = chiptime.merge_min([f["tick_records"] for f in figs])
-    f = max(figs, key=lambda f: f["pystones"])
-    scan_loop = min(g["scan_loop_us100"] for g in figs) / 100.0
     n_leds = board["wiring"].get("led", {}).get("count", 0)
-    proj = chiptime.project(recs, f["pystones"], scan_loop, f["scan_reads"], n_leds, setup_tick=f["setup_tick"])
+
+    def projected(plain):
+        figs = [heap32.run(board, res, header, phone=True, unix=exe, plain=plain) for _ in range(runs)]
+        recs = chiptime.merge_min([f["tick_records"] for f in figs])
+        f = max(figs, key=lambda f: f["pystones"])
+        for key in ("feed_plain_us100", "feed_viper_us100", "loops_plain_us100", "loops_viper_us100"):
+            if key in f:           # the least of the runs (the machine's load only adds)
+                f[key] = min(g[key] for g in figs)
+        scan_loop = min(g["scan_loop_us100"] for g in figs) / 100.0
+        return f, recs, chiptime.project(recs, f["pystones"], scan_loop, f["scan_reads"], n_leds,
+                                         setup_tick=f["setup_tick"])
+
+    fp, _, proj_plain = projected(True)
+    f, recs, proj = projected(False)
     out.write("\nloop time projected onto the chips (the game with the phone page on the micropython binary, "
-              "least of %d runs per tick; pystone here %d/s in the same runs; times in ms):\n"
-              % (runs, f["pystones"]))
-    out.write("  %-20s %6s %6s %6s %6s %6s | %6s %6s %6s | %7s %7s %7s\n"
-              % ("chip", "scan", "sense", "link", "show", "tx", "quiet", "p99", "worst", "event", "save",
+              "the per-frame loops as viper kernels, least of %d runs per tick; pystone here %d/s in the same "
+              "runs; times in ms):\n" % (runs, f["pystones"]))
+    out.write("  %-20s %6s %6s %6s %6s %6s | %6s %6s %6s %6s | %7s %7s %7s\n"
+              % ("chip", "scan", "sense", "link", "show", "tx", "quiet", "p50", "p99", "worst", "event", "save",
                  "setup"))
     for name, ps, src in chiptime.CHIPS:
         p = proj[name]
         st = p["stages"]
-        out.write("  %-20s %6.2f %6.2f %6.2f %6.2f %6.2f | %6.2f %6.2f %6.2f | %7.1f %7.1f %7.0f\n"
+        out.write("  %-20s %6.2f %6.2f %6.2f %6.2f %6.2f | %6.2f %6.2f %6.2f %6.2f | %7.1f %7.1f %7.0f\n"
                   % ((name,) + tuple(x / 1000.0 for x in st) +
-                     (p["quiet_mean"] / 1000.0, p["quiet_p99"] / 1000.0, p["quiet_max"] / 1000.0,
+                     (p["quiet_mean"] / 1000.0, p["quiet_p50"] / 1000.0, p["quiet_p99"] / 1000.0,
+                      p["quiet_max"] / 1000.0,
                       p["event_max"] / 1000.0, p["save_max"] / 1000.0, p["setup"] / 1000.0)))
     p0 = proj[chiptime.CHIPS[0][0]]
-    out.write("  (stages: the quiet tick's mean; quiet/p99/worst: whole quiet ticks (%d); event, save: the worst "
+    out.write("  (stages: the quiet tick's mean; quiet (mean)/p50/p99/worst: whole quiet ticks (%d: no event, "
+              "output or save; they include the ticks where the sensing works on a change it then absorbs); "
+              "event, save: the worst "
               "tick deciding a game event (%d) / writing the store (%d); setup: the tick of the cfg request. "
               "scan = the scan loop projected + %d read_u16 x %d us; show adds %d LEDs x %d us per strip write; "
               "tx adds the UART's wait past its %d-byte FIFO at 115,200 baud)\n"
@@ -277,10 +323,31 @@ def time_section(board, res, header, out, runs=2):
     out.write("  pystones/s on the chips:\n")
     for name, ps, src in chiptime.CHIPS:
         out.write("    %-20s %5d  %s\n" % (name, ps, src))
+    out.write("  the same game with the plain-Python per-frame loops (pystone %d/s), quiet tick (sense stage): %s\n"
+              % (fp["pystones"], ", ".join("%s %.2f (%.2f) ms" % (name, proj_plain[name]["quiet_mean"] / 1000.0,
+                                                                 proj_plain[name]["stages"][1] / 1000.0)
+                                           for name, _, _ in chiptime.CHIPS)))
+    gain = None
+    if f.get("loops_viper_us100"):
+        fpl, fvi = f["feed_plain_us100"] / 100.0, f["feed_viper_us100"] / 100.0
+        lpl, lvi = f["loops_plain_us100"] / 100.0, f["loops_viper_us100"] / 100.0
+        gain = lpl / lvi
+        out.write("  the per-frame loops (sense.viperloops) on a quiet frame, this process: Frames.feed %.1f us plain, "
+                  "%.1f us with the viper kernels (%.1fx); the loops alone %.1f us plain, %.2f us as viper kernels "
+                  "(%.1fx)%s. Assumed: the chips' viper runs these loops that much faster than their bytecode "
+                  "too (so viper time is projected by the same pystone ratio; no published Xtensa figure for "
+                  "such loops). What that assumption may cost:\n"
+                  % (fpl, fvi, fpl / fvi, lpl, lvi, gain,
+                     "" if not f.get("loops_events") else " (the frames were not quiet: %d events)" % f["loops_events"]))
     for name, limit in ((chiptime.CHIPS[0][0], 8000), (chiptime.CHIPS[1][0], 10000)):
         q = proj[name]["quiet_mean"]
-        out.write("  target quiet tick on %s <= %.0f ms: %.2f ms, %s\n"
-                  % (name, limit / 1000.0, q / 1000.0, "met" if q <= limit else "NOT MET"))
+        floor = chiptime.viper_floor(q, limit, f.get("loops_viper_us100", 0) / 100.0, proj[name]["ratio"], gain) \
+            if gain else None
+        out.write("  target quiet tick on %s <= %.0f ms: %.2f ms, %s (plain loops: %.2f ms)%s\n"
+                  % (name, limit / 1000.0, q / 1000.0, "met" if q <= limit else "NOT MET",
+                     proj_plain[name]["quiet_mean"] / 1000.0,
+                     "; still met were the chip's viper gain on the loops only %.1fx (here %.1fx)" % (floor, gain)
+                     if floor else ""))
     secs = len(recs) * 1.0 / board["rate_hz"]
     sent = sum(r[6] for r in recs)
     out.write("  serial: the game sent %.0f B/s, %.1f %% of a 115,200 baud line (target <= 50 %%); at most %d bytes "
@@ -346,6 +413,11 @@ def main(argv=None):
               "%d control events\n" % (BOARD, args.seed, game_s, len(res.frames), board["rate_hz"], len(res.controls)))
     heap32_section(board, res, header, out, quick=args.quick)
     time_section(board, res, header, out)
+    from host_tools.bench import savelayouts
+    out.write("\n")
+    savelayouts.report(savelayouts.measure(80), out)
+    out.write("  (an erase stops an ESP32's CPU, which runs its code from that flash: a save with one holds up the "
+              "scan by 45 ms or more; files4 makes its erases when the game starts. docs/runtime.md)\n")
     with tempfile.TemporaryDirectory(prefix="bakumat-mpy-") as mpy:
         mpybuild.build(mpy)
         code = code_size(mpy)

@@ -80,6 +80,7 @@ def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, 
         worst_sv = max(sv, key=chip_us) if sv else None
         out[name] = {
             "ratio": k, "stages": stages, "quiet_mean": sum(qt) / max(1, len(qt)),
+            "quiet_p50": qt[(len(qt) - 1) // 2] if qt else 0,
             "quiet_p99": qt[int(0.99 * (len(qt) - 1))] if qt else 0, "quiet_max": qt[-1] if qt else 0,
             "event_max": chip_us(worst_ev) if worst_ev else 0, "event_rec": worst_ev,
             "save_max": chip_us(worst_sv) if worst_sv else 0, "save_rec": worst_sv,
@@ -87,6 +88,20 @@ def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, 
             "n_quiet": len(quiet), "n_event": len(ev), "n_save": len(sv),
         }
     return out
+
+
+def viper_floor(quiet_us, target_us, kernels_host_us, k, gain_host):
+    """The projection runs viper's machine code by the same pystone ratio k
+    as bytecode: it assumes the chip's viper speed-up over its bytecode on
+    the per-frame loops is the host's (gain_host, measured in the same
+    process). Were it only g, the kernels' kernels_host_us per tick here
+    would take kernels_host_us * k * gain_host / g on the chip. Returns the
+    least g that keeps a quiet tick of quiet_us (projected) within
+    target_us, or None when it is over the target already."""
+    spare = target_us - quiet_us
+    if spare <= 0 or kernels_host_us <= 0:
+        return None
+    return gain_host / (1.0 + spare / (kernels_host_us * k))
 
 
 def merge_min(runs):

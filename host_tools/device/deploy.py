@@ -32,6 +32,7 @@ import subprocess
 import sys
 
 from host_tools import cachefiles, fwpath, programs
+from host_tools.device import mpybuild
 from host_tools.errors import UserError
 from host_tools.device.progress import Progress
 
@@ -152,6 +153,9 @@ def stage(dest, arch=None, source=False, extra=None, src=None, progress=None):
     bar = progress or Progress("Compiling", total=len(files))
     for i, rel in enumerate(files):
         s = os.path.join(src, rel)
+        if rel.endswith(".py") and not source and not arch and mpybuild.needs_native(s):
+            bar.set(i + 1)
+            continue     # viper code for a port without a native emitter: the plain loops run there
         if rel.endswith(".py") and not source and rel not in KEEP_SOURCE:
             out_rel = rel[:-3] + ".mpy"
             d = os.path.join(dest, out_rel)

@@ -7,7 +7,10 @@ Like a deployed board, the result holds .mpy files (compiled on the host:
 compiling .py on the board costs tens of KB of heap at import), with
 main.py and boot.py kept as source (MicroPython runs those by name) and
 non-Python assets (web/) copied. Only files whose source changed since the
-last build are recompiled.
+last build are recompiled. A module of viper or native code
+(sense/viperloops.py) needs an architecture: without one it is copied as
+source, which the unix port compiles at import with its own emitter and a
+port without one (the WebAssembly port) refuses, taking the plain loops.
 """
 import os
 import shutil
@@ -35,7 +38,7 @@ def build(dest, src=None, arch=None):
         for name in sorted(files):
             s = os.path.join(root, name)
             relname = os.path.normpath(os.path.join(rel, name))
-            if name.endswith(".py") and relname not in KEEP_SOURCE:
+            if name.endswith(".py") and relname not in KEEP_SOURCE and (arch or not needs_native(s)):
                 d = os.path.join(outdir, name[:-3] + ".mpy")
                 if _fresh(s, d):
                     continue
@@ -53,6 +56,14 @@ def build(dest, src=None, arch=None):
                 shutil.copyfile(s, d)
                 written.append(os.path.relpath(d, dest))
     return written
+
+
+def needs_native(path):
+    """True when the module at path has @micropython.viper / native code
+    (mpy-cross compiles it only for an architecture)."""
+    with open(path, "rb") as f:
+        src = f.read()
+    return b"@micropython.viper" in src or b"@micropython.native" in src
 
 
 def _fresh(s, d):

@@ -7,7 +7,8 @@
 #   frames.bin   one sensor frame per loop tick, u16 LE counts in channel order
 #   host.bin     the host's bytes: records (due tick u32 LE, length u32 LE, bytes)
 #   params.json  {"ticks": N, "phone": bool, "modules": [...], "path": code dir,
-#                 "wasm": bool}
+#                 "wasm": bool, "plain": bool (unix: the per-frame loops without
+#                 their viper kernels, sense.viperloops)}
 #   pystone.py   the speed yardstick
 # and writes out.bin (everything the board sent on its serial link).
 #
@@ -219,6 +220,9 @@ def step():
         report("base", S["base"])
         for m in P["modules"]:
             __import__(m)
+        if P.get("plain"):
+            import looptime
+            looptime.plain()
         S["phase"] = 2
         gc.collect()
         return True
@@ -514,6 +518,9 @@ def _speed():
     for _ in range(3):
         _pystone(5000)
     report("pystones", S.get("ps", 0))
+    if not P["wasm"]:
+        import looptime        # (its own file: its names would shift this port's name pools in the heap runs)
+        looptime.run(report, _board, P)
     for k in ("save_n", "save_us", "save_max", "save_bytes", "save_erases", "save_prog"):
         if k in S:
             report(k, S[k])

@@ -62,3 +62,12 @@ def test_counted_flash_work_replaces_the_whole_file_estimate():
     assert chiptime.flash_ops_us(1, 300) == chiptime.ERASE_US + 2 * chiptime.PAGE_US
     nothing = base[:10] + (0, 0, 0)
     assert chiptime.project([nothing], 100000, 20, 96, 68)[chiptime.CHIPS[0][0]]["save_max"] < p1["save_max"]
+
+
+def test_viper_floor_is_the_least_chip_gain_that_keeps_the_target():
+    # 6 ms projected at the host's gain 40 (kernels 5 us here, ratio 50:
+    # 250 us on the chip); at gain g they take 250 * 40 / g us
+    g = chiptime.viper_floor(6000, 8000, 5.0, 50.0, 40.0)
+    assert abs(6000 + 250 * (40.0 / g - 1) - 8000) < 1e-6
+    assert g < 40.0
+    assert chiptime.viper_floor(8500, 8000, 5.0, 50.0, 40.0) is None

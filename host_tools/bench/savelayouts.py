@@ -1,0 +1,64 @@
+"""What a game save costs the chip's flash, by how the events are stored
+(issue #17: a save must not hold up the scan). Measured on littlefs under
+the unix port's micropython (mpscripts/savelayouts.py: MicroPython's
+littlefs defaults on a counting RAM device shaped like the chip's flash),
+projected with chiptime's flash figures (4 KB erase 45 ms, 256-byte page
+0.4 ms). An erase stops the CPU on an ESP32 (code runs from the flash),
+so a save with an erase holds up the scan by at least 45 ms.
+
+    python -m host_tools.bench.savelayouts [N]
+"""
+import os
+import subprocess
+import sys
+
+from host_tools import fwpath, mpscripts
+from host_tools.bench import chiptime
+
+LAYOUTS = (
+    ("append", "append to game.ndj in place, closed after each event (the store now)"),
+    ("open_flush", "game.ndj kept open, flushed after each event"),
+    ("preextended", "game.ndj written ahead with room for the events, each overwritten in place"),
+    ("files1", "one small file per event (kept inline in its directory's metadata), one directory"),
+    ("files4", "one small file per event over 4 directories made when the game starts"),
+)
+
+
+def measure(n=40):
+    """{layout: (setup erases, [erases per save], [bytes programmed per save])}."""
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    r = subprocess.run([exe, "-X", "heapsize=4M", mpscripts.path("savelayouts.py"), fwpath.FIRMWARE_DIR, str(n)],
+                       capture_output=True, text=True, timeout=120)
+    out = {}
+    for line in r.stdout.splitlines():
+        if line.startswith("LAYOUT "):
+            head, prog = line[7:].split(" / ")
+            parts = head.split()
+            out[parts[0]] = (int(parts[1]), [int(x) for x in parts[2:]], [int(x) for x in prog.split()])
+    if r.returncode != 0 or len(out) != len(LAYOUTS):
+        raise RuntimeError("savelayouts failed: %s" % (r.stdout + r.stderr).strip()[-400:])
+    return out
+
+
+def report(res, out):
+    n = len(next(iter(res.values()))[1])
+    out.write("flash per save of an 80-byte event, %d saves after a 1 KB header (littlefs, MicroPython's "
+              "defaults; ms on the chip at 45 ms per 4 KB erase, 0.4 ms per 256-byte page):\n" % n)
+    out.write("  %-12s %7s %10s %9s %10s %9s %9s  %s\n"
+              % ("layout", "setup", "erases/sv", "saves w/", "bytes/sv", "mean ms", "worst ms", ""))
+    for name, what in LAYOUTS:
+        se, er, pr = res[name]
+        ms = [chiptime.flash_ops_us(e, p) / 1000.0 for e, p in zip(er, pr)]
+        out.write("  %-12s %7d %10.2f %9d %10.0f %9.1f %9.1f  %s\n"
+                  % (name, se, sum(er) / float(n), sum(1 for e in er if e), sum(pr) / float(n),
+                     sum(ms) / n, max(ms), what))
+
+
+def main(argv=None):
+    argv = argv or []
+    report(measure(int(argv[0]) if argv else 40), sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,130 @@
+# Runs under the unix port's micropython (host_tools/savelayouts.py): what
+# a save costs the chip's flash on littlefs (vfs.VfsLfs2, MicroPython's
+# defaults, as the ESP32's filesystem) for several ways of storing the
+# game's events, on a RAM block device shaped like the chip's flash (4 KB
+# erase blocks) that counts erases and bytes programmed. argv: firmware
+# dir, number of saves. Prints "LAYOUT name setup_erases erases... /
+# bytes..." per layout, one figure per save.
+import os
+import sys
+import vfs
+
+sys.path.insert(0, sys.argv[1])
+from store.state import State    # noqa: E402
+
+N = int(sys.argv[2])
+EV = {"t": 123456, "ev": "land", "zone": 7, "bakugan": "drago-red", "by": "mat"}
+HEADER = {"bakumat": "events", "players": [{"name": "player %d" % i, "deck": ["x" * 12] * 12} for i in range(2)]}
+LINE = b'{"t": 123456, "ev": "land", "zone": 7, "bakugan": "drago-red", "by": "mat"}\n'
+
+
+class Flash:
+    BS = 4096
+
+    def __init__(self, n):
+        self.n = n
+        self.data = bytearray(b"\xff" * (self.BS * n))
+        self.erases = self.prog = 0
+
+    def readblocks(self, block, buf, off=0):
+        a = block * self.BS + off
+        buf[:] = memoryview(self.data)[a:a + len(buf)]
+
+    def writeblocks(self, block, buf, off=None):
+        if off is None:
+            off = 0
+            self.ioctl(6, block)
+        a = block * self.BS + off
+        self.data[a:a + len(buf)] = buf
+        self.prog += len(buf)
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.n
+        if op == 5:
+            return self.BS
+        if op == 6:
+            self.erases += 1
+            a = arg * self.BS
+            self.data[a:a + self.BS] = b"\xff" * self.BS
+        return 0
+
+
+def run(name, setup, save):
+    try:
+        vfs.umount("/f")
+    except OSError:
+        pass
+    d = Flash(64)
+    vfs.VfsLfs2.mkfs(d)
+    vfs.mount(vfs.VfsLfs2(d), "/f")
+    e0 = d.erases
+    ctx = setup()
+    se = d.erases - e0
+    er = []
+    pr = []
+    for i in range(N):
+        e0, p0 = d.erases, d.prog
+        save(ctx, i)
+        er.append(d.erases - e0)
+        pr.append(d.prog - p0)
+    print("LAYOUT", name, se, " ".join(str(x) for x in er), "/", " ".join(str(x) for x in pr))
+
+
+def store_setup():
+    st = State("/f")
+    st.game_start(HEADER)
+    return st
+
+
+run("append", store_setup, lambda st, i: st.game_append(EV))
+
+
+def open_setup():
+    st = store_setup()
+    return open("/f/game.ndj", "ab")
+
+
+def open_save(f, i):
+    f.write(LINE)
+    f.flush()
+
+
+run("open_flush", open_setup, open_save)
+
+
+def pre_setup():
+    st = store_setup()
+    f = open("/f/game.ndj", "ab")
+    f.write(b" " * (len(LINE) * N))       # room for every event, written ahead
+    f.close()
+    return os.stat("/f/game.ndj")[6] - len(LINE) * N
+
+
+def pre_save(at, i):
+    f = open("/f/game.ndj", "r+b")
+    f.seek(at + i * len(LINE))
+    f.write(LINE)
+    f.close()
+
+
+run("preextended", pre_setup, pre_save)
+
+
+def files_setup(k):
+    def setup():
+        store_setup()
+        for j in range(k):
+            os.mkdir("/f/e%d" % j)
+        return k
+    return setup
+
+
+def files_save(k, i):
+    f = open("/f/e%d/%d" % (i % k, i), "wb")
+    f.write(LINE)
+    f.close()
+
+
+run("files1", files_setup(1), files_save)
+run("files4", files_setup(4), files_save)

@@ -1,0 +1,150 @@
+"""The viper kernels of the per-frame loops (firmware/sense/viperloops.py)
+against the plain-Python loops they stand in for: on the real `micropython`
+binary (which compiles viper), two pipelines fed the same frames, one with
+the kernels and one with the plain loops only, send the same events and end
+every frame with the same state, array by array. Frames: a simulated
+official game on the Hall mat (16-bit frames) and a simulated game on the
+20-bit amr2 mat (32-bit frames as the chip's array('L'), counts >> ish, its kernel table), each with
+channels made to fail (stuck, dead, saturated) so that the health kernel's
+hand-over to Python runs too."""
+import json
+import os
+import struct
+
+import pytest
+
+from mptools import REPO, micropython
+
+SCRIPT = r"""
+import sys, json
+sys.path.insert(0, %(fw)r)
+from array import array
+from sense import frames as F, health as H
+from sense.pipeline import Pipeline
+assert F.viperloops is not None and H.viperloops is not None, "viper kernels not compiled on the unix port"
+board = json.loads(open(%(board)r).read())
+TC = %(tc)r
+evs = ([], [])
+fast = Pipeline(board, evs[0].append)
+plain = Pipeline(board, evs[1].append)
+plain.fr.fast = False
+plain.hl.fast = False
+# count the zones and channels the kernels hand to Python
+handed = [0, 0]
+zf = fast.fr._plain
+def zcount(frame, t, first, end, bk):
+    handed[0] += 1
+    zf(frame, t, first, end, bk)
+fast.fr._plain = zcount
+hf = fast.hl._plain
+def hcount(frame, t, base, dev, first, end):
+    handed[1] += 1
+    hf(frame, t, base, dev, first, end)
+fast.hl._plain = hcount
+n = fast.n
+fr = array(TC, [0] * n)
+raw = bytearray(%(isz)d * n)
+f = open(%(frames)r, "rb")
+tb = bytearray(4)
+NAMES = ("base", "dev", "svf", "acc", "acw", "ema", "nacc", "wact", "bpk", "burst", "bt0", "wt0", "tw0", "hold",
+         "rfn", "rfe", "zdead", "on_t", "con_t", "tol_t", "coh_t")
+HN = ("bad", "last", "same", "rail")
+def same_state(k):
+    for nm in NAMES:
+        if bytes(getattr(fast.fr, nm)) != bytes(getattr(plain.fr, nm)):
+            raise SystemExit("DIFF frame %%d: frames.%%s" %% (k, nm))
+    for nm in HN:
+        if bytes(getattr(fast.hl, nm)) != bytes(getattr(plain.hl, nm)):
+            raise SystemExit("DIFF frame %%d: health.%%s" %% (k, nm))
+    if fast.fr.dg != plain.fr.dg:
+        raise SystemExit("DIFF frame %%d: dg" %% k)
+    if len(evs[0]) != len(evs[1]) or (evs[0] and repr(evs[0][-1]) != repr(evs[1][-1])):
+        raise SystemExit("DIFF frame %%d: events %%r / %%r" %% (k, evs[0][-1:], evs[1][-1:]))
+k = 0
+while f.readinto(tb) == 4:
+    f.readinto(raw)
+    t = tb[0] | (tb[1] << 8) | (tb[2] << 16) | (tb[3] << 24)
+    for c in range(n):
+        if %(isz)d == 2:
+            fr[c] = raw[2 * c] | (raw[2 * c + 1] << 8)
+        else:
+            fr[c] = raw[4 * c] | (raw[4 * c + 1] << 8) | (raw[4 * c + 2] << 16) | (raw[4 * c + 3] << 24)
+    fast.feed(fr, t)
+    plain.feed(fr, t)
+    same_state(k)
+    k += 1
+kinds = {}
+for e in evs[0]:
+    kinds[e["ev"]] = kinds.get(e["ev"], 0) + 1
+print("SAME", k, len(evs[0]), handed[0], handed[1], json.dumps(kinds))
+"""
+
+
+def _frames_with_faults(res, max_counts, seed):
+    """(t, counts) of the simulated game, with three channels failing in
+    its second half: one stuck at its last count, one dead (0), one
+    saturated (full scale)."""
+    import random
+    rng = random.Random(seed)
+    frames = [(t, list(c)) for t, c in res.frames]
+    n = len(frames[0][1])
+    stuck, dead, sat = rng.sample(range(n), 3)
+    half = len(frames) // 2
+    for i in range(half, len(frames)):
+        c = frames[i][1]
+        c[stuck] = frames[half][1][stuck]
+        if i >= half + 300:
+            c[dead] = 0
+        if i >= half + 600:
+            c[sat] = max_counts
+    return frames
+
+
+def _run(tmp_path, board, res, tc, isz):
+    frames = _frames_with_faults(res, int(board["sensor"]["max_counts"]), 7)
+    fp = tmp_path / "frames.bin"
+    with open(fp, "wb") as f:
+        for t, counts in frames:
+            f.write(struct.pack("<I", t) + struct.pack("<%d%s" % (len(counts), "H" if isz == 2 else "I"), *counts))
+    bp = tmp_path / "board.json"
+    bp.write_text(json.dumps(board))
+    r = micropython(["-X", "heapsize=8M", "-c", SCRIPT % {"fw": os.path.join(REPO, "firmware"), "board": str(bp),
+                                                          "frames": str(fp), "tc": tc, "isz": isz}])
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out[-3000:]
+    line = [x for x in out.splitlines() if x.startswith("SAME ")]
+    assert line, out[-3000:]
+    _, nframes, nev, zones_py, chans_py, kinds = line[-1].split(" ", 5)
+    kinds = json.loads(kinds)
+    assert int(nframes) == len(frames)
+    return int(nev), int(zones_py), int(chans_py), kinds
+
+
+def _game(name, seed, world=None):
+    from host_tools import boards, sim
+    board = boards.load(name)
+    with open(os.path.join(REPO, "host_tools", "samples", "official.ndjson")) as f:
+        header = json.loads(f.readline())
+    sc = sim.random_game(seed, board, header)
+    return board, sim.run(board, sc, seed=seed, header=sc.header, world=world)
+
+
+def test_hall_mat_kernels_match_the_plain_loops(tmp_path):
+    board, res = _game("esp32_devkitc", 1)
+    nev, zones_py, chans_py, kinds = _run(tmp_path, board, res, "H", 2)
+    # the game was sensed (landings), the failing channels reported, and
+    # the kernels handed those zones and channels to Python
+    assert kinds.get("land", 0) >= 5, kinds
+    assert kinds.get("fault", 0) >= 2, kinds
+    assert zones_py > 0 and chans_py >= 2
+
+
+def test_amr2_mat_kernels_match_the_plain_loops(tmp_path):
+    from host_tools.boards import kernels
+    board, res = _game("amr2", 2, world="mu300-t0.2")
+    board["kernels"] = kernels.build(board, "mu300-t0.2")
+    # 'I': 4 bytes on the unix port as 'L' is on the chip ('L' is 8 bytes on
+    # a 64-bit host, where the plain loop takes it)
+    nev, zones_py, chans_py, kinds = _run(tmp_path, board, res, "I", 4)
+    assert kinds.get("land", 0) >= 3, kinds
+    assert zones_py > 0 and chans_py >= 1

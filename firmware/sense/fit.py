@@ -25,14 +25,7 @@ except ImportError:  # some MicroPython builds
 from math import sqrt
 from struct import unpack_from
 
-try:
-    import micropython   # MicroPython compiles @micropython.viper to machine code
-except ImportError:      # CPython: the same function as plain Python (same integers)
-    class micropython:   # noqa: N801
-        @staticmethod
-        def viper(f):
-            return f
-    ptr16 = ptr32 = object   # the viper annotations' names
+from sense.fitkernels import kernels_at, scan
 
 QBITS = 14     # the whitened kernels' fixed point (entries within +-1: int16)
 VBITS = 12     # a change is scaled so its largest channel is under 2^VBITS
@@ -45,151 +38,6 @@ VBIAS = 1 << VBITS
 START = 0.5    # the search between the cells: its first step, in cells ...
 FINEST = 1.0 / 8.0   # ... and its last
 MAX_SOLVES = 80      # ... and at most this many solves
-
-
-@micropython.viper
-def _scan(q: ptr16, vi: ptr32, gs: ptr32, n: int) -> int:
-    """The explained energy |Q^T v|^2 of every cell (gs[c], in vi's units
-    squared) and the best cell. q: the cells' whitened kernels (nch x 3 per
-    cell, int16 in 2^14 stored unsigned), vi: the change in fixed point
-    plus VBIAS (|vi - VBIAS| < 2^12, so every product and sum stays under 2^31 on a 32-bit
-    chip and Python's integers give the same numbers). n: cells << 8 |
-    channels (a viper function takes four arguments)."""
-    ncell = n >> 8
-    nch = n & 255
-    best = -1
-    bc = 0
-    b = 0
-    w = nch * 3
-    c = 0
-    while c < ncell:
-        tot = 0
-        d = 0
-        while d < 3:
-            s = 0
-            i = b + d
-            j = 0
-            while j < nch:
-                x = int(q[i])
-                x -= (x & 0x8000) << 1
-                s += x * (int(vi[j]) - 4096)
-                i += 3
-                j += 1
-            s = s >> 14
-            tot += s * s
-            d += 1
-        gs[c] = tot
-        if tot > best:
-            best = tot
-            bc = c
-        b += w
-        c += 1
-    return bc
-
-
-@micropython.viper
-def _kern(k: ptr32, vi: ptr32, ne: ptr32, g: ptr32):
-    """The fixed-point kernels at a place between the cells and their
-    normal equations against the change vi (|vi| < 2^12). g: the place
-    [x, y, height in 1/256 of a cell from the grid's first, clamped to
-    the grid], then nx, ny, heights, channels. ne[0:3 nch] = the kernels
-    trilinear between the eight cells around, plus KBIAS (k + KBIAS <
-    2^23, so x 256 stays under 2^31; a convex sum of biased values is the
-    biased sum); ne[3 nch:] = K^T K (00, 01, 02, 11, 12, 22) and
-    K^T v, with K shifted right until |K| < 2^13 (every sum stays under
-    2^31; the energy the kernels explain does not depend on their
-    scale)."""
-    nx = g[3]
-    ny = g[4]
-    nh = g[5]
-    nch = g[6]
-    x = g[0]
-    y = g[1]
-    h = g[2]
-    top = (nx - 1) << 8
-    if x >= top:
-        x = top - 1
-    if x < 0:
-        x = 0
-    top = (ny - 1) << 8
-    if y >= top:
-        y = top - 1
-    if y < 0:
-        y = 0
-    w = nch * 3
-    sh = nx * ny * w
-    if nh > 1:
-        top = (nh - 1) << 8
-        if h >= top:
-            h = top - 1
-        if h < 0:
-            h = 0
-    else:
-        h = 0
-        sh = 0
-    ax = x & 255
-    ay = y & 255
-    ah = h & 255
-    bx = 256 - ax
-    by = 256 - ay
-    bh = 256 - ah
-    sy = nx * w
-    b = (((h >> 8) * ny + (y >> 8)) * nx + (x >> 8)) * w
-    big = 0
-    j = 0
-    while j < w:
-        i = b + j
-        v0 = (((k[i] * bx + k[i + w] * ax) >> 8) * by + ((k[i + sy] * bx + k[i + sy + w] * ax) >> 8) * ay) >> 8
-        i += sh
-        v1 = (((k[i] * bx + k[i + w] * ax) >> 8) * by + ((k[i + sy] * bx + k[i + sy + w] * ax) >> 8) * ay) >> 8
-        v = (v0 * bh + v1 * ah) >> 8
-        ne[j] = v
-        v -= 4194304
-        if v < 0:
-            v = 0 - v
-        if v > big:
-            big = v
-        j += 1
-    s = 0
-    while (big >> s) >= 8192:
-        s += 1
-    a00 = 0
-    a01 = 0
-    a02 = 0
-    a11 = 0
-    a12 = 0
-    a22 = 0
-    r0 = 0
-    r1 = 0
-    r2 = 0
-    j = 0
-    i = 0
-    while j < nch:
-        kx = (int(ne[i]) - 4194304) >> s
-        ky = (int(ne[i + 1]) - 4194304) >> s
-        kz = (int(ne[i + 2]) - 4194304) >> s
-        v = int(vi[j]) - 4096
-        a00 += kx * kx
-        a01 += kx * ky
-        a02 += kx * kz
-        a11 += ky * ky
-        a12 += ky * kz
-        a22 += kz * kz
-        r0 += kx * v
-        r1 += ky * v
-        r2 += kz * v
-        i += 3
-        j += 1
-    ne[w] = a00
-    ne[w + 1] = a01
-    ne[w + 2] = a02
-    ne[w + 3] = a11
-    ne[w + 4] = a12
-    ne[w + 5] = a22
-    ne[w + 6] = r0
-    ne[w + 7] = r1
-    ne[w + 8] = r2
-
 
 class Kernels:
     """A decoded kernel table: k (array 'f', index (((ih * ny + iy) * nx +
@@ -231,10 +79,10 @@ class Kernels:
         raw = None
         self.k = k
         self.kf = scale / f       # pipeline units per mA m^2 per fixed-point unit
-        self.ne = array("i", bytearray(4 * (3 * nch + 9)))   # _kern's result
-        self.geo = array("i", [0, 0, 0, self.nx, self.ny, len(self.hs), nch])   # _kern's place and grid
+        self.ne = array("i", bytearray(4 * (3 * nch + 9)))   # kernels_at's result
+        self.geo = array("i", [0, 0, 0, self.nx, self.ny, len(self.hs), nch])   # kernels_at's place and grid
         self._whiten()
-        self.vi = array("i", bytearray(4 * nch))     # the change in fixed point (_scan)
+        self.vi = array("i", bytearray(4 * nch))     # the change in fixed point (scan)
         self.gs = array("i", bytearray(4 * self.nx * self.ny))   # each searched cell's score
         self.kb = array("f", bytearray(12 * nch))   # interpolated kernels (refine)
         self.px = self.py = self.ph = self.pg = 0.0   # the refined place and its score
@@ -249,7 +97,7 @@ class Kernels:
         """self.q: for each cell at the searched (middle) height, its three
         kernel columns made orthonormal (Gram-Schmidt): the explained energy
         of a change v is then |Q^T v|^2, 18 integer multiply-adds a cell
-        (_scan) instead of a 3 x 3 solve."""
+        (scan) instead of a 3 x 3 solve."""
         nch = self.nch
         w = 3 * nch
         per = self.nx * self.ny
@@ -372,7 +220,7 @@ class Kernels:
             f = ((1 << VBITS) - 1) / mx
             for j in range(self.nch):
                 vi[j] = int(vs[j] * f) + VBIAS
-            bc = _scan(self.q, vi, self.gs, (per << 8) | self.nch)
+            bc = scan(self.q, vi, self.gs, (per << 8) | self.nch)
             return c0 + bc, self.gs[bc] / (f * f)
         best = -1.0
         bc = c0
@@ -393,7 +241,7 @@ class Kernels:
         geo[0] = int((x - self.x0) * 256.0 / self.step + 0.5)
         geo[1] = int((y - self.y0) * 256.0 / self.step + 0.5)
         geo[2] = int((h - hs[0]) * 256.0 / dh + 0.5)
-        _kern(self.k, self.vi, self.ne, geo)
+        kernels_at(self.k, self.vi, self.ne, geo)
         ne = self.ne
         kb = self.kb
         f = self.kf
@@ -410,7 +258,7 @@ class Kernels:
         geo[1] = y
         geo[2] = h
         ne = self.ne
-        _kern(self.k, self.vi, ne, geo)
+        kernels_at(self.k, self.vi, ne, geo)
         if self.upright:
             kb = self.kb
             for j in range(len(kb)):

@@ -131,6 +131,11 @@ def test_firmware_builds_the_board_on_exactly_its_pins(name):
         fakes.uninstall()
 
 
+def _is_pin(node):
+    return (isinstance(node, ast.Name) and node.id == "Pin") or \
+        (isinstance(node, ast.Attribute) and node.attr == "Pin")
+
+
 def _literal_pins():
     """(file, line, pin) for every Pin(<int literal>) in firmware/."""
     out = []
@@ -149,8 +154,9 @@ def _literal_pins():
                     if fname == "Pin" and node.args and isinstance(node.args[0], ast.Constant) \
                             and type(node.args[0].value) is int:
                         out.append((os.path.relpath(path, FIRMWARE_DIR), node.lineno, node.args[0].value))
+                # Pin.board.NAME (or machine.Pin.board.NAME), not self.board.method
                 if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) \
-                        and node.value.attr == "board":
+                        and node.value.attr == "board" and _is_pin(node.value.value):
                     out.append((os.path.relpath(path, FIRMWARE_DIR), node.lineno, node.attr))
     return out
 

@@ -193,25 +193,29 @@ class Requests:
         old = self.store.load_calibration() or {}
         if type(body) is dict and "plate" in body:
             old["plate"] = body["plate"]
-            try:
-                self.store.save_calibration(old)
-            except OSError as e:
-                self.board_health.save_failed()
-                return link.reply(seq, "ack", {"ok": False, "why": "not saved: %s" % e})
-            return link.reply(seq, "ack", {"ok": True})
+            if self._save_calibration(seq, old):
+                link.reply(seq, "ack", {"ok": True})
+            return
         frame = self.board.scanner.frame
         zero = list(frame)
         cal = {"zero": zero}
         if "plate" in old:
             cal["plate"] = old["plate"]
+        if not self._save_calibration(seq, cal):
+            return
+        if self.session.match is not None:
+            self.session.match.pipeline.start(zero)
+        link.reply(seq, "ack", {"ok": True, "channels": len(zero)})
+
+    def _save_calibration(self, seq, cal):
+        """Store cal; a failed save is answered (and counted) here."""
         try:
             self.store.save_calibration(cal)
         except OSError as e:
             self.board_health.save_failed()
-            return link.reply(seq, "ack", {"ok": False, "why": "not saved: %s" % e})
-        if self.session.match is not None:
-            self.session.match.pipeline.start(zero)
-        link.reply(seq, "ack", {"ok": True, "channels": len(zero)})
+            self.link.reply(seq, "ack", {"ok": False, "why": "not saved: %s" % e})
+            return False
+        return True
 
     def test(self, seq, body):
         what = body.get("what") if type(body) is dict else None

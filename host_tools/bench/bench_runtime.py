@@ -34,7 +34,7 @@ from host_tools import boards, fwpath, sim
 from host_tools.device import mpybuild
 
 BOARD = "esp32_devkitc"
-MODULES = ("app", "hw", "hw.vboard", "hw.strip", "hw.stdio", "link.codec", "link.server", "store.state",
+MODULES = ("app", "hw", "hw.vboard", "hw.vparts", "hw.strip", "hw.stdio", "link.codec", "link.server", "store.state",
            "show.feedback", "referee", "referee.events", "referee.engine", "referee.modes.official",
            "sense.pipeline", "sense.signature", "match", "maint", "version")
 

@@ -444,6 +444,12 @@ def report(runs, out):
               "only after the tick: an upper bound; largest: the largest single block the heap held; frozen: the "
               "ROMFS run with the app's names interned before the base, as a frozen image's ROM name pool, plus "
               "the chip's pools for the names made at run time: docs/runtime.md)\n")
+    fz = [f for (rom, _), f in sorted(runs.items()) if rom == 2]
+    if fz:
+        out.write("  frozen: %d names of the app's compiled modules interned before the base (a frozen image's ROM "
+                  "pool); %s names made at run time, their pools as a chip makes them (%s bytes) added\n"
+                  % (fz[0]["frozen_names"], "/".join(str(f["runtime_names"]) for f in fz),
+                     "/".join(str(f["name_pools"]) for f in fz)))
     f = runs.get((False, True))
     if f is not None and f.get("gc_us") is not None and f.get("pystones"):
         from host_tools.bench import chiptime

@@ -225,9 +225,9 @@ def heap32_section(board, res, header, out, quick=False):
     out.write("\nheap at 32 bits (MicroPython %s WebAssembly port: 4-byte pointers and 16-byte GC blocks as on an "
               "ESP32; the same game, one loop tick per call, exact collection between ticks):\n" % heap32.version())
     runs = {}
-    for rom in (False, True):
+    for rom in (False, True, 2):          # .mpy, ROMFS, frozen (heap32.report)
         for phone in ((True,) if quick else (False, True)):
-            runs[(rom, phone)] = heap32.run(board, res, header, phone=phone, rom=rom)
+            runs[(rom, phone)] = heap32.run(board, res, header, phone=phone, rom=bool(rom), frozen=rom == 2)
     heap32.report(runs, out)
     modules_section(runs, out)
     if not quick:

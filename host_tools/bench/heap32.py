@@ -19,7 +19,7 @@ live on this port's separate "pystack" (on an ESP32 a call whose state is
 larger than 11 words takes a short-lived heap block); floats are doubles (one
 16-byte block, as a single-precision float on an ESP32).
 
-    run(board, res, header, phone=False, rom=False) -> dict of figures
+    run(board, res, header, phone=False, rom=False, frozen=False) -> dict of figures
 """
 import json
 import os
@@ -108,11 +108,61 @@ def _romfs(src, dest):
         f.write(data)
 
 
+def mpy_names(path):
+    """The names a compiled module interns when loaded: the qstr table at
+    the head of its .mpy file (format v6: 'M', version, features, small-int
+    bits, then n_qstr, n_obj and each qstr as a varint length << 1 and its
+    bytes and a 0, or an odd varint for a name already in the interpreter's
+    static pool, left out here). A frozen image keeps exactly these in its
+    ROM qstr pool."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:2] != b"M\x06":
+        raise UserError("%s: not a version 6 .mpy file" % path)
+    pos = [4]
+
+    def uint():
+        v = 0
+        while True:
+            b = data[pos[0]]
+            pos[0] += 1
+            v = (v << 7) | (b & 0x7F)
+            if not b & 0x80:
+                return v
+    n_qstr = uint()
+    uint()                     # n_obj
+    out = []
+    for _ in range(n_qstr):
+        n = uint()
+        if n & 1:
+            continue
+        n >>= 1
+        out.append(data[pos[0]:pos[0] + n].decode())
+        pos[0] += n + 1
+    return out
+
+
+def frozen_names(fw):
+    """Every name the compiled tree's modules would put in a frozen image's
+    ROM qstr pool (sorted, without repeats)."""
+    names = set()
+    for root, dirs, files in os.walk(fw):
+        dirs[:] = [d for d in dirs if d != "web"]
+        for n in files:
+            if n.endswith(".mpy"):
+                names.update(mpy_names(os.path.join(root, n)))
+    return sorted(names)
+
+
 def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout=900, unix=None, stack=False,
-        plain=False):
+        plain=False, frozen=False):
     """Play the game on the 32-bit port. rom: the code in a ROMFS image
-    (run in place, as the DevKitC path's ROMFS or frozen image) instead of
-    .mpy files loaded into the heap. unix: the path of the unix port's
+    (run in place, as the DevKitC path's ROMFS image) instead of .mpy files
+    loaded into the heap. frozen: the ROMFS layout with the app's names
+    (the compiled modules' qstr tables, frozen_names) interned before the
+    baseline, so that their pools are not counted: a frozen image keeps
+    them in flash (its ROM qstr pool); names made at run time still count
+    (docs/runtime.md says what else this assumes). unix: the path of the unix port's
     micropython binary to run the same game under instead (for stage
     timings: the WebAssembly port's clock has only millisecond steps; its
     heap figures are x86-64's, not reported). stack: on the port's settrace
@@ -126,6 +176,7 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
     why = available() if unix is None else None
     if why:
         raise UserError(why)
+    rom = rom or frozen
     if unix is not None and rom:
         raise ValueError("ROMFS runs only on the WebAssembly port")
     period = 1000 // board["rate_hz"]
@@ -135,6 +186,12 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
         mpybuild.build(fw)
         if unix is None:
             _chip_native(fw)
+        n_names = 0
+        if frozen:
+            names = frozen_names(fw)
+            n_names = len(names)
+            with open(os.path.join(tmp, "names.json"), "w") as f:
+                json.dump(names, f)
         if rom:
             _romfs(fw, os.path.join(tmp, "rom.img"))
             for name in os.listdir(fw):
@@ -157,6 +214,7 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
         wasm = unix is None
         with open(os.path.join(tmp, "params.json"), "w") as f:
             json.dump({"ticks": ticks, "phone": phone, "modules": mods, "wasm": wasm, "stack": stack, "plain": plain,
+                       "intern": "names.json" if frozen else None,
                        "path": ("/rom" if rom else "/bench/fw") if wasm else fw}, f)
         if wasm:
             cmd = ["node", RUNNER, "--heapsize", str(heapsize), "--dir", tmp,
@@ -168,8 +226,10 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
         else:
             cmd = [unix, mpscripts.path("heap32.py")]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=TOOLS_DIR if wasm else tmp)
-        fig = {}
+        fig = {"qstr": []}
         for line in r.stdout.splitlines():
+            if line.startswith("qstr pool:"):
+                fig["qstr"].append(dict((k.strip(), int(v)) for k, v in (x.split("=") for x in line[10:].split(","))))
             parts = line.split()
             if len(parts) == 3 and parts[0] in ("HEAP32", "MP32") and parts[2].lstrip("-").isdigit():
                 fig[parts[1]] = int(parts[2])
@@ -180,9 +240,34 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
         fig["tick_records"] = _ticks(os.path.join(tmp, "ticks.bin"))
         _check(fig["out"], last_seq)
         fig["rom_bytes"] = os.path.getsize(os.path.join(tmp, "rom.img")) if rom else 0
+        fig["frozen_names"] = n_names
+        if frozen:
+            _chip_name_pools(fig)
         return fig
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _chip_name_pools(fig):
+    """A frozen run: the names made after the base (module names interned
+    at import, e.g. 'referee.modes.official', and ROMFS paths a frozen
+    image does not make) went into the room left in this port's last name
+    pool, which is not counted. On a chip the ROM pool is full and says it
+    holds at most 10 entries (mpy_tool.py: qstr_pool_alloc), so they take
+    new heap pools of 20, 40, 80... entries of 6 bytes (a 4-byte pointer, a
+    hash byte, a length byte) after a 24-byte header: added to the figures
+    (their text is counted already)."""
+    q = fig["qstr"]
+    n = q[-1]["n_qstr"] - q[0]["n_qstr"] if len(q) >= 2 else 0
+    extra, alloc = 0, 10
+    while n > 0:
+        alloc *= 2
+        extra += (24 + 6 * alloc + 15) // 16 * 16
+        n -= alloc
+    fig["runtime_names"] = q[-1]["n_qstr"] - q[0]["n_qstr"] if len(q) >= 2 else 0
+    fig["name_pools"] = extra
+    for k in ("code", "live", "peak", "setup"):
+        fig[k] += extra
 
 
 def _ticks(path):
@@ -328,7 +413,7 @@ TARGETS = (
 # needs to run a game; the page adds about 25-35 KB, and Wi-Fi its own
 # memory outside the GC heap), rounded up. tests/host/test_heap32.py checks
 # these against a fresh measurement: never below it, never stale.
-NEED = {"mpy": 192 * KB, "rom": 120 * KB}
+NEED = {"mpy": 194 * KB, "rom": 122 * KB, "frozen": 107 * KB}
 PHONE_EXTRA = 44 * KB      # said in deploy's refusal: what the phone page adds at most
 
 
@@ -340,20 +425,31 @@ def figure(fig, what):
     return fig[what]
 
 
+LABELS = (".mpy in the heap (deploy)", "ROMFS image (DevKitC path)", "frozen image (DevKitC path)")
+
+
 def report(runs, out):
-    """runs: {(rom, phone): figures}. Writes the table and the targets."""
+    """runs: {(kind, phone): figures}, kind 0 (False): .mpy, 1 (True):
+    ROMFS, 2: frozen. Writes the table and the targets."""
     out.write("  %-42s %7s %7s %7s %9s %9s %8s\n"
               % ("code kind", "code", "data", "live", "peak play", "setup tk", "largest"))
     for (rom, phone), f in sorted(runs.items()):
-        label = ("ROMFS image (DevKitC path)" if rom else ".mpy in the heap (deploy)") + \
-            (" + phone page" if phone else "")
+        label = LABELS[int(rom)] + (" + phone page" if phone else "")
         out.write("  %-42s %7.1f %7.1f %7.1f %9.1f %9.1f %8.1f\n"
                   % (label, f["code"] / 1024.0, (f["live"] - f["code"]) / 1024.0, f["live"] / 1024.0,
                      f["peak"] / 1024.0, f["setup"] / 1024.0, f["maxblk"] / 1024.0))
     out.write("  (KB. code: the imported modules; data: the game's live data at its largest; live: both; peak "
               "play: live plus all one tick allocated, the worst tick after setup; setup tk: the same for the "
               "tick that set the game up, whose float garbage the app collects itself on a chip but this port "
-              "only after the tick: an upper bound; largest: the largest single block the heap held)\n")
+              "only after the tick: an upper bound; largest: the largest single block the heap held; frozen: the "
+              "ROMFS run with the app's names interned before the base, as a frozen image's ROM name pool, plus "
+              "the chip's pools for the names made at run time: docs/runtime.md)\n")
+    fz = [f for (rom, _), f in sorted(runs.items()) if rom == 2]
+    if fz:
+        out.write("  frozen: %d names of the app's compiled modules interned before the base (a frozen image's ROM "
+                  "pool); %s names made at run time, their pools as a chip makes them (%s bytes) added\n"
+                  % (fz[0]["frozen_names"], "/".join(str(f["runtime_names"]) for f in fz),
+                     "/".join(str(f["name_pools"]) for f in fz)))
     f = runs.get((False, True))
     if f is not None and f.get("gc_us") is not None and f.get("pystones"):
         from host_tools.bench import chiptime

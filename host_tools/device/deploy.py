@@ -286,21 +286,23 @@ def check_fit(info):
     """Refuse a board whose heap cannot hold the app (it would not boot): the
     board's free heap (probed after a collection) against the whole game's
     heap measured at 32 bits (host_tools/bench/heap32.NEED) for the way the code
-    runs on that image: from ROMFS or frozen in the image, or loaded from
-    .mpy files into the heap."""
+    runs on that image: from ROMFS (its names interned in the heap), frozen
+    in the image (its names in flash too), or loaded from .mpy files into
+    the heap."""
     from host_tools.bench import heap32
     free = info.get("free")
     if not isinstance(free, int) or free <= 0:
         return
     in_image = info.get("app_code") in ("rom", "frozen")
-    need = heap32.NEED["rom" if in_image else "mpy"]
+    need = heap32.NEED[info["app_code"] if in_image else "mpy"]
     if free < need:
         raise UserError(
             "the app cannot fit this board: it needs %d KB of heap (a game with %s, measured at 32 bits; the "
             "phone page needs up to %d KB more) and the board has %d KB free (image: %s, %s); use the reference "
             "board (ESP32-S3-DevKitC-1 N8R8 with ESP32_GENERIC_S3-SPIRAM_OCT) or, on an ESP32-DevKitC, the "
             "frozen build (boards/README.md)"
-            % (need // 1024, "its code in the image" if in_image else "its code loaded from .mpy files",
+            % (need // 1024, {"rom": "its code in a ROMFS image", "frozen": "its code frozen in the image"}.get(
+                   info.get("app_code"), "its code loaded from .mpy files"),
                heap32.PHONE_EXTRA // 1024, free // 1024, "ROMFS" if info.get("romfs") else "no ROMFS",
                "app %s" % info["app_code"] if in_image else "no app in the image"))
 

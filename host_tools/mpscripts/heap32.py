@@ -8,7 +8,11 @@
 #   host.bin     the host's bytes: records (due tick u32 LE, length u32 LE, bytes)
 #   params.json  {"ticks": N, "phone": bool, "modules": [...], "path": code dir,
 #                 "wasm": bool, "plain": bool (unix: the per-frame loops without
-#                 their viper kernels, sense.viperloops)}
+#                 their viper kernels, sense.viperloops), "intern": a file
+#                 of names or null}
+#   names.json   (a frozen run) the app's names, interned before the base:
+#                their pools are then not counted, as a frozen image keeps
+#                them in flash (its ROM qstr pool)
 #   pystone.py   the speed yardstick
 # and writes out.bin (everything the board sent on its serial link).
 #
@@ -212,12 +216,20 @@ def step():
         B["rec"] = array("i", [0] * 13)
         S["tick_save_us"] = S["tick_save_bytes"] = 0
         B["ticks"] = open("ticks.bin", "wb")
+        if P.get("intern"):
+            f = open(P["intern"])
+            for n in json.load(f):
+                hasattr(None, n)       # interns n (mp_obj_str_get_qstr)
+            f.close()
+            f = n = None
         S["phase"] = 1
         gc.collect()
         return True
     if ph == 1:
         S["base"] = gc.mem_alloc()
         report("base", S["base"])
+        if P.get("intern"):
+            micropython.qstr_info()    # the names' pools at the base (and at the end: names made after it)
         for m in P["modules"]:
             __import__(m)
         if P.get("plain"):
@@ -246,6 +258,8 @@ def step():
     if a0 > S["live"]:
         S["live"] = a0
     if S["tick"] >= P["ticks"]:
+        if P.get("intern"):
+            micropython.qstr_info()
         report("live", S["live"])
         report("peak", S["peak"])
         report("worst_tick", S["worst"])

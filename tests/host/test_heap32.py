@@ -31,7 +31,9 @@ def runs():
     return {"mpy": heap32.run(board, res, header, phone=True, rom=False),
             "rom": heap32.run(board, res, header, phone=True, rom=True),
             "mpy-nophone": heap32.run(board, res, header, phone=False, rom=False),
-            "rom-nophone": heap32.run(board, res, header, phone=False, rom=True)}
+            "rom-nophone": heap32.run(board, res, header, phone=False, rom=True),
+            "frozen": heap32.run(board, res, header, phone=True, frozen=True),
+            "frozen-nophone": heap32.run(board, res, header, phone=False, frozen=True)}
 
 
 def test_the_game_runs_to_its_end_at_32_bits(runs):
@@ -64,13 +66,22 @@ def test_romfs_keeps_the_code_out_of_the_heap(runs):
 def test_deploy_asks_for_what_the_game_needs(runs):
     # never less than measured (a board that passes the check must run the
     # game), never stale by more than an eighth (re-measure: the bench)
-    for kind in ("mpy", "rom"):
+    for kind in ("mpy", "rom", "frozen"):
         got = runs[kind + "-nophone"]["peak"]
         assert got <= heap32.NEED[kind] <= got * 9 // 8, (kind, got, heap32.NEED[kind])
         # and what it says the phone page adds
         assert runs[kind]["peak"] - got <= heap32.PHONE_EXTRA, (kind, runs[kind]["peak"] - got)
     # the phone page costs heap: its modules and its server's buffers
     assert runs["mpy"]["live"] > runs["mpy-nophone"]["live"] + 8 * KB
+
+
+def test_a_frozen_image_keeps_the_names_out_of_the_heap(runs):
+    # the app's names were interned before the base: only the few made at
+    # run time (module names at import) take pools, counted as a chip's
+    for kind in ("frozen", "frozen-nophone"):
+        f = runs[kind]
+        assert f["frozen_names"] > 1000 and 0 <= f["runtime_names"] < 200, (kind, f["runtime_names"])
+        assert f["code"] < runs[kind.replace("frozen", "rom")]["code"] - 8 * KB, kind
 
 
 def test_reference_board_target(runs):

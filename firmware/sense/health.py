@@ -68,22 +68,27 @@ class Health:
         a = self._kargs
         if a is None or dev is not a[5] or base is not a[6]:
             a = self._kargs = [None, self.bad, self.rail, self.same, self.last, dev, base,
-                            array("i", [len(self.bad), self.lo, self.hi, self.rail_n, self.stuck_n, self.ish]), None]
+                            array("i", [len(self.bad), self.lo, self.hi, self.rail_n, self.stuck_n, self.ish]), None, 0]
         if frame is not a[0]:
             # (the scanner fills the same frame: this runs once) the kernel
             # for its items: scan16, scan32, or None (a list, a signed or a
             # 64-bit array: the plain loop). MicroPython's arrays have no
             # typecode or itemsize attribute: both from a one-item slice
             # ("array('H', [...])"; 'L' is 4 bytes on the chip, 8 on a
-            # 64-bit host)
+            # 64-bit host), read once, in a[9] (0: not yet): a pipeline's
+            # arrays all come from one scanner, and a replay that feeds a
+            # new array each frame must not allocate a slice each frame
             a[0] = frame
             a[8] = None
             if type(frame) is array and len(frame):
-                one = frame[:1]
-                if repr(one)[7:8] in ("H", "I", "L"):
-                    n = len(bytes(one))
-                    k = viperloops.KERNELS
-                    a[8] = k[0] if n == 2 else k[1] if n == 4 else None
+                if a[9] == 0:
+                    a[9] = None
+                    one = frame[:1]
+                    if repr(one)[7:8] in ("H", "I", "L"):
+                        n = len(bytes(one))
+                        k = viperloops.KERNELS
+                        a[9] = k[0] if n == 2 else k[1] if n == 4 else None
+                a[8] = a[9]
         k = a[8]
         n = len(self.bad)
         if k is None:

@@ -31,7 +31,6 @@ leave only that much heap free, as on a board with frozen modules).
 """
 import os
 import sys
-import time
 import socket
 
 import hw

@@ -8,8 +8,6 @@ import socket
 import sys
 import time
 
-import hw
-
 _TICKS = 1 << 30
 
 

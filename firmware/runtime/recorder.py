@@ -51,7 +51,7 @@ def input_problem(ev, ids, zone_ids):
 
 class Recorder:
     """journal: referee.journal.Journal; ids: the game's ids
-    (store.eventcheck._Ids); zone_ids: the board's zones; note(ev): told
+    (store.eventcheck.Ids); zone_ids: the board's zones; note(ev): told
     of every input first (the sink knows which zone it was about, for the
     reject feedback); save(ev): None once saved, else why not; changed():
     the game's view may have changed. Anything else (game, expects(),

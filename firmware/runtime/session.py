@@ -20,7 +20,7 @@ from referee.journal import Journal
 from match import Match
 from table.controller import Table, ROLL_MAX_MS
 from store.state import StoreError
-from store.eventcheck import _Ids
+from store.eventcheck import Ids
 from runtime.boarddef import expand, zone_ids, channel_zones
 from runtime.recorder import Recorder
 
@@ -121,7 +121,7 @@ class Session:
         gc.collect()
         # the journal keeps the accepted events, so `undo` can take one back
         g = Journal(header, self._game_out)   # SetupError on a bad header
-        rec = Recorder(g, _Ids(header), self.zone_ids, self.note, self._save_input, self.changed)
+        rec = Recorder(g, Ids(header), self.zone_ids, self.note, self._save_input, self.changed)
         # the table infers inputs (gate, resolve, miss, move) and takes the
         # buttons; what it feeds goes through the recorder, so it is saved
         table = Table(rec, None, self.roles, which=self.which, register=self.register)

@@ -66,7 +66,7 @@ def _list(p, key):
     return v if type(v) is list else ()
 
 
-class _Ids:
+class Ids:
     def __init__(self, header):
         self.bakugan = {}
         self.gates = {}

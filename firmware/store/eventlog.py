@@ -14,7 +14,7 @@ from referee import header as game_header
 from referee.errors import SetupError
 # the fields of each input event and the check of one event (the board
 # loads only that part)
-from store.eventcheck import FIELDS, RAW_FIELDS, LogError, _Ids, _list, check_event  # noqa: F401
+from store.eventcheck import FIELDS, RAW_FIELDS, LogError, Ids, _list, check_event  # noqa: F401
 
 VERSION = 1
 
@@ -82,7 +82,7 @@ def iter_log(lines, kind="events", deep=True):
         obj = parse_json(text, lineno, last)
         if header is None:
             header = check_header(obj, lineno, kind, deep)
-            ids = _Ids(header)
+            ids = Ids(header)
             yield lineno, header
             continue
         prev = check_time(obj, lineno, prev)

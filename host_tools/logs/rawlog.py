@@ -208,7 +208,7 @@ def iter_raw(src, load_board=None):
         if header is None:
             board = _check_header(obj, lineno, load_board)
             header = obj
-            ids = el._Ids(header)
+            ids = el.Ids(header)
             n = len(board["sensors"])
             maxc = board["sensor"]["max_counts"]
             zones = set(z["id"] for z in board["zones"])

@@ -199,7 +199,10 @@ class Feedback:
         (player, zone or -1, what)), called after sync(): the status LEDs
         take the awaited player's colour and breathe, and the zone asked
         about breathes in that colour (a take-or-move choice, rule 7's
-        offered gate, a landing the mat is unsure of)."""
+        offered gate, a landing the mat is unsure of). A question about a
+        zone where a battle now stands (the other player landed on it while
+        the thrower may still answer) leaves the battle's alternation there:
+        that landing shows at once like any other, and the status LEDs ask."""
         p, z, what = ask
         if self._winner >= 0 or p is None:
             return
@@ -207,7 +210,8 @@ class Feedback:
         if what != "throw":
             self._waiting = 1
         zi = self._zindex.get(z) if z is not None and z >= 0 else None
-        if zi is not None and (what == "choice" or what == "take" or what == "which"):
+        if zi is not None and (what == "choice" or what == "take" or
+                               (what == "which" and self._mode[zi] != _ALT)):
             self._mode[zi] = _BREATHE
             self._c1[zi] = self._pcol(p)
             self._lvl[zi] = P.WAIT_LEVEL

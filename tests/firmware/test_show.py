@@ -111,6 +111,38 @@ class TestFeedback(ShowCase):
             self.assertIn(c, shades)
         self.assertGreater(len(status), 3)  # the status LEDs breathe too: input awaited
 
+    def test_unsure_landing_breathes_until_a_battle_stands_there(self):
+        fb = self.make()
+        # player 1's landing on zone 1 the mat is unsure of: the zone breathes
+        fb.sync({"zones": {1: {"gate": "g", "owner": 0, "bakugan": ["b1"]}}, "turn": 0, "phase": "play"})
+        fb.asking((1, 1, "which"))
+        seen = set()
+        for _ in range(40):
+            self.clock.advance(50)
+            fb.tick(self.now())
+            seen.add(self.np.shown(4))
+        self.assertGreater(len(seen), 3)
+        self.assertNotIn(rgb(P.PLAYER[1]), seen)     # never the steady stand level
+        # player 0 lands there (a battle) while the question is still open:
+        # that landing lights the zone in the same tick, then alternates
+        t0 = self.clock.now_ms()
+        fb.event(("stand", 0, (("player", 0), ("bakugan", "a1"), ("zone", 1))))
+        fb.sync({"zones": {1: {"gate": "g", "owner": 0, "bakugan": ["b1", "a1"]}},
+                 "turn": 1, "phase": "play", "battle": {"zone": 1}})
+        fb.asking((1, 1, "which"))
+        fb.tick(self.now())
+        self.assertEqual(self.np.writes[-1][0], t0)
+        self.assertEqual(self.np.shown(4), rgb(P.PLAYER[0]))
+        seen = set()
+        status = set()
+        for _ in range(20):
+            self.clock.advance(50)
+            fb.tick(self.now())
+            seen.add(self.np.shown(4))
+            status.add(self.np.shown(16))
+        self.assertEqual(seen, {rgb(P.PLAYER[0]), rgb(P.PLAYER[1])})
+        self.assertGreater(len(status), 3)    # the status LEDs still ask the thrower
+
     def test_reject_flashes_red_then_restores(self):
         fb = self.make()
         view = {"zones": {3: {"gate": "g", "owner": 0, "bakugan": []}}, "turn": 0, "phase": "play"}

@@ -26,6 +26,7 @@ JSON frames: 28 % of a 921600 baud line, more than twice the REPL's 115,200
 back at the end; the host follows each time.
 """
 import json
+import signal
 import sys
 import time
 
@@ -132,6 +133,24 @@ def board_game(bl):
     return dict((k, header[k]) for k in header if k not in ("bakumat", "version"))
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt()
+
+
+def _stop_on_sigterm():
+    """SIGTERM raises KeyboardInterrupt from here on; returns the handler
+    it replaced (None outside the main thread, where signals cannot be set)."""
+    try:
+        return signal.signal(signal.SIGTERM, _interrupt)
+    except ValueError:
+        return None
+
+
+def _restore_sigterm(old):
+    if old is not None:
+        signal.signal(signal.SIGTERM, old)
+
+
 def run(args):
     header = None
     if args.game:
@@ -210,6 +229,10 @@ def run(args):
             return take(items)
 
         switched = [False]
+        # `kill` (SIGTERM) ends a recording as Ctrl-C does: the board back
+        # to its line speed and the log's header completed (the frames it
+        # holds are kept, nothing half-written)
+        old_term = _stop_on_sigterm()
         try:
             # the game first: frames then carry its clock from the start
             bl.request_json("cfg", game_cmd.cfg_body(full))
@@ -251,6 +274,7 @@ def run(args):
         except KeyboardInterrupt:
             pass
         finally:
+            _restore_sigterm(old_term)
             try:
                 if switched[0]:
                     _, ack = bl.request("raw", {"on": False, "baud": LINE_BAUD}, timeout=3.0)

@@ -150,3 +150,29 @@ def test_a_recorded_game_with_lessons_replays_as_the_board_decided(vb, tmp_path)
     assert from_log[:-1] == replay_game[:-1], diff(replay_game, from_log)
     assert dict(from_log[-1], t=0) == dict(replay_game[-1], t=0)
     assert "event log (" in err
+
+
+def test_a_recording_stopped_with_kill_keeps_a_valid_log(vb, tmp_path):
+    """`kill` (SIGTERM) ends a bare `bakumat record` as Ctrl-C does: the
+    board back to its line speed, the log whole and replayable."""
+    raw = tmp_path / "bare.raw.ndjson"
+    with open_link(vb.url) as link:
+        assert link.request("cfg", header(), timeout=10)[1]["ok"]
+    mark = len(vb.console)
+    rec = subprocess.Popen([tool("bakumat"), "record", str(raw), "--port", vb.url],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    s = Sent(vb, mark)
+    try:
+        s.wait("frame", lambda b: True, what="raw frames")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (not raw.exists() or raw.stat().st_size < 4096):
+            time.sleep(0.05)
+    finally:
+        rec.send_signal(signal.SIGTERM)
+        out, err = rec.communicate(timeout=60)
+    assert rec.returncode == 0, err
+    assert "recorded" in err and "Traceback" not in err, err
+    lines = raw.read_text().splitlines()
+    assert json.loads(lines[0])["bakumat"] == "raw" and len(lines) > 10
+    r = bakumat("replay", "--sensed", str(raw))
+    assert r.returncode == 0, r.stderr

@@ -120,6 +120,9 @@ def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0), finite=True):
     return out
 
 
+_TIE = 1e-9
+
+
 def worst_snr(world, layout, step=2.0, finite=True):
     """(worst-spot zone SNR, (x, y, h, moment direction)), over spots,
     heights and tilts (finite: with the finite plate's term)."""
@@ -134,8 +137,13 @@ def worst_snr(world, layout, step=2.0, finite=True):
             if r is None:
                 return None, None
             snr = np.sqrt(((r / sig[None, :]) ** 2).sum(-1))
-            i = int(np.argmin(snr))
-            if worst is None or snr[i] < worst[0]:
+            # The card is mirror-symmetric, so the worst spot comes in ties
+            # that differ in the last bits from machine to machine: within
+            # _TIE of the least the lowest (y, x) is the worst spot, and a
+            # later height or tilt replaces it only when clearly lower.
+            tie = np.flatnonzero(snr <= snr.min() * (1.0 + _TIE))
+            i = int(min(tie, key=lambda j: (py[j], px[j])))
+            if worst is None or snr[i] < worst[0] * (1.0 - _TIE):
                 worst = (float(snr[i]), (float(px[i]), float(py[i]), h, u))
     return worst
 

@@ -346,46 +346,9 @@ def _build():
     B["app"] = a
 
 
-class Flash:
-    """Unix run: the board's filesystem is littlefs (vfs.VfsLfs2, as on the
-    ESP32) on this RAM block device shaped like the chip's flash (4 KB
-    erase blocks), which counts the erases and the bytes programmed: what a
-    save costs the chip's flash, projected on the host (chiptime)."""
-    BS = 4096
-
-    def __init__(self, n):
-        self.n = n
-        self.ff = b"\xff" * self.BS
-        self.data = bytearray(self.ff * n)
-        self.erases = self.prog = 0
-
-    def readblocks(self, block, buf, off=0):
-        a = block * self.BS + off
-        buf[:] = memoryview(self.data)[a:a + len(buf)]
-
-    def writeblocks(self, block, buf, off=None):
-        if off is None:
-            off = 0
-            self.ioctl(6, block)
-        a = block * self.BS + off
-        self.data[a:a + len(buf)] = buf
-        self.prog += len(buf)
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.n
-        if op == 5:
-            return self.BS
-        if op == 6:
-            self.erases += 1
-            a = arg * self.BS
-            self.data[a:a + self.BS] = self.ff
-            return 0
-        return 0
-
-
 def _mount_flash():
     import vfs
+    from flashdev import Flash   # beside this script (the unix run's sys.path[0])
     dev = Flash(48)
     vfs.VfsLfs2.mkfs(dev)
     vfs.mount(vfs.VfsLfs2(dev), "/lfs")

@@ -11,43 +11,12 @@ import vfs
 
 sys.path.insert(0, sys.argv[1])
 from store.state import State    # noqa: E402
+from flashdev import Flash       # noqa: E402  beside this script
 
 N = int(sys.argv[2])
 EV = {"t": 123456, "ev": "land", "zone": 7, "bakugan": "drago-red", "by": "mat"}
 HEADER = {"bakumat": "events", "players": [{"name": "player %d" % i, "deck": ["x" * 12] * 12} for i in range(2)]}
 LINE = b'{"t": 123456, "ev": "land", "zone": 7, "bakugan": "drago-red", "by": "mat"}\n'
-
-
-class Flash:
-    BS = 4096
-
-    def __init__(self, n):
-        self.n = n
-        self.data = bytearray(b"\xff" * (self.BS * n))
-        self.erases = self.prog = 0
-
-    def readblocks(self, block, buf, off=0):
-        a = block * self.BS + off
-        buf[:] = memoryview(self.data)[a:a + len(buf)]
-
-    def writeblocks(self, block, buf, off=None):
-        if off is None:
-            off = 0
-            self.ioctl(6, block)
-        a = block * self.BS + off
-        self.data[a:a + len(buf)] = buf
-        self.prog += len(buf)
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.n
-        if op == 5:
-            return self.BS
-        if op == 6:
-            self.erases += 1
-            a = arg * self.BS
-            self.data[a:a + self.BS] = b"\xff" * self.BS
-        return 0
 
 
 def run(name, setup, save):

@@ -39,15 +39,7 @@ def game_header():
             "players": h["players"]}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def mpy_cache(tmp_path_factory):
-    old = os.environ.get("BAKUMAT_CACHE")
-    os.environ["BAKUMAT_CACHE"] = str(tmp_path_factory.mktemp("cache"))
-    yield
-    if old is None:
-        del os.environ["BAKUMAT_CACHE"]
-    else:
-        os.environ["BAKUMAT_CACHE"] = old
+pytestmark = pytest.mark.usefixtures("own_cache")  # one .mpy cache for the module (tests/conftest.py)
 
 
 def board_def():

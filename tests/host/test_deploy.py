@@ -21,16 +21,7 @@ def unix_info():
     return {"mpy": int(r.stdout), "ver": [1, 29, 0], "platform": "linux"}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def mpy_cache(tmp_path_factory):
-    # one .mpy cache for the module: later deploys reuse compiled files
-    old = os.environ.get("BAKUMAT_CACHE")
-    os.environ["BAKUMAT_CACHE"] = str(tmp_path_factory.mktemp("cache"))
-    yield
-    if old is None:
-        del os.environ["BAKUMAT_CACHE"]
-    else:
-        os.environ["BAKUMAT_CACHE"] = old
+pytestmark = pytest.mark.usefixtures("own_cache")  # one .mpy cache for the module (tests/conftest.py)
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ really copied, imported there, only changes copied the second time, and the
 error when no app answers after the reset."""
 import io
 import json
-import os
 import shutil
 import subprocess
 
@@ -16,15 +15,7 @@ from host_tools.device import deploy, transport
 from mptools import tool
 
 
-@pytest.fixture(scope="module", autouse=True)
-def mpy_cache(tmp_path_factory):
-    old = os.environ.get("BAKUMAT_CACHE")
-    os.environ["BAKUMAT_CACHE"] = str(tmp_path_factory.mktemp("cache"))
-    yield
-    if old is None:
-        del os.environ["BAKUMAT_CACHE"]
-    else:
-        os.environ["BAKUMAT_CACHE"] = old
+pytestmark = pytest.mark.usefixtures("own_cache")  # one .mpy cache for the module (tests/conftest.py)
 
 
 def bakumat(*args, timeout=180):

@@ -24,15 +24,7 @@ QUIET = "set noise 0\nset spikes 0\nset drift 0\nset offset_spread 0\nset gain_s
 MAGNET = "bakugan drago moment 0.0203 height 3.0 polarity up tilt 0\n"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cache(tmp_path_factory):
-    old = os.environ.get("BAKUMAT_CACHE")
-    os.environ["BAKUMAT_CACHE"] = str(tmp_path_factory.mktemp("cache"))
-    yield
-    if old is None:
-        del os.environ["BAKUMAT_CACHE"]
-    else:
-        os.environ["BAKUMAT_CACHE"] = old
+pytestmark = pytest.mark.usefixtures("own_cache")  # one .mpy cache for the module (tests/conftest.py)
 
 
 def start(tmp_path, world):

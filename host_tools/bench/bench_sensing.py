@@ -623,7 +623,10 @@ def all_worlds(board, names, args, out=sys.stdout):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="bench_sensing", description="sensing benchmark (figures)")
-    ap.add_argument("--board", "--mat", dest="board", default="reference")
+    # the reference board's mat (amr2, in its nominal computed world) unless
+    # told otherwise; `--mat reference` is the first, Hall-sensor mat
+    ap.add_argument("--board", "--mat", dest="board", default="amr2",
+                    help="the mat (default amr2, the reference board's; reference: the Hall mat)")
     ap.add_argument("--detector", choices=("auto", "kernels", "classic"), default="auto",
                     help="kernels: the model fit on the world's kernel table (host_tools/boards/kernels.py); classic:"
                          " the sheet level; auto (default): kernels in computed worlds")

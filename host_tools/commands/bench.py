@@ -1,7 +1,8 @@
 """bakumat bench WHAT: benchmarks that print figures (never pass/fail).
 
 `--world NAME` (any benchmark that simulates the mat) picks the simulated
-physics (`bakumat hw worlds`; default: capture): it is passed on as
+physics (`bakumat hw worlds`; default: the mat's nominal world, capture for
+a mat that names none): it is passed on as
 $BAKUMAT_WORLD, which the simulator reads when neither the caller nor the
 board names a world, so worker processes get it too."""
 import argparse

@@ -1,8 +1,12 @@
 """bakumat bench runtime: the firmware's budgets, measured on the real
 `micropython` binary (the virtual board, lockstep clock). Prints figures.
 
-    bakumat bench runtime [quick] [seed=N]
-    python -m host_tools.bench.bench_runtime [--seed N] [--quick]
+    bakumat bench runtime [quick] [seed=N] [board=B]
+    python -m host_tools.bench.bench_runtime [--seed N] [--quick] [--board B]
+
+The board (default esp32_devkitc, the Hall mat whose DevKitC heap is the
+tightest) may be the reference board, esp32s3_devkitc1_amr2: its sensors on
+I2C, the scan projected from its transactions (host_tools/bench/chiptime.py).
 
 0. The heap at 32 bits, as an ESP32 would use it (host_tools/bench/heap32.py: the
    MicroPython WebAssembly port): code, data, live and peak, with .mpy code
@@ -219,6 +223,9 @@ def heap32_section(board, res, header, out, quick=False):
     """The heap as an ESP32 would use it (host_tools/bench/heap32.py)."""
     from host_tools.bench import heap32
     why = heap32.available()
+    if not why and board.get("kernels"):
+        why = ("a board that fits a kernel table loads sense/fitkernels, whose loops are viper only on MicroPython, "
+               "and the WebAssembly port has no native emitter (its unix-port figures below: the time)")
     if why:
         out.write("\nheap at 32 bits: not measured: %s\n" % why)
         return None
@@ -293,7 +300,16 @@ def time_section(board, res, header, out, runs=2):
                 f[key] = min(g[key] for g in figs)
         scan_loop = min(g["scan_loop_us100"] for g in figs) / 100.0
         return f, recs, chiptime.project(recs, f["pystones"], scan_loop, f["scan_reads"], n_leds,
-                                         setup_tick=f["setup_tick"])
+                                         setup_tick=f["setup_tick"], scan_hw_us=i2c_us(f, call_us))
+
+    bus = board["wiring"].get("i2c")
+
+    def i2c_us(f, call):
+        if not bus:
+            return None
+        return chiptime.i2c_scan_us(f["scan_i2c_writes"], f["scan_i2c_reads"], bus.get("freq", 400000), call)
+
+    call_us = chiptime.I2C_CALL_US[-1]
 
     fp, _, proj_plain = projected(True)
     f, recs, proj = projected(False)
@@ -316,10 +332,21 @@ def time_section(board, res, header, out, runs=2):
               "output or save; they include the ticks where the sensing works on a change it then absorbs); "
               "event, save: the worst "
               "tick deciding a game event (%d) / writing the store (%d); setup: the tick of the cfg request. "
-              "scan = the scan loop projected + %d read_u16 x %d us; show adds %d LEDs x %d us per strip write; "
+              "scan = the scan loop projected + %s; show adds %d LEDs x %d us per strip write; "
               "tx adds the UART's wait past its %d-byte FIFO at 115,200 baud)\n"
-              % (p0["n_quiet"], p0["n_event"], p0["n_save"], f["scan_reads"], chiptime.ADC_US, n_leds,
-                 chiptime.LED_US, chiptime.FIFO))
+              % (p0["n_quiet"], p0["n_event"], p0["n_save"],
+                 "its I2C transactions (below)" if bus else "%d read_u16 x %d us" % (f["scan_reads"], chiptime.ADC_US),
+                 n_leds, chiptime.LED_US, chiptime.FIFO))
+    if bus:
+        lo = chiptime.project(recs, f["pystones"], f["scan_loop_us100"] / 100.0, 0, n_leds,
+                              setup_tick=f["setup_tick"], scan_hw_us=i2c_us(f, chiptime.I2C_CALL_US[0]))
+        out.write("  the scan on I2C: %d writes (a mux's channel) and %d reads of 6 bytes (a sensor's x, y, z) a "
+                  "frame at %d kHz: %.2f ms of bus, plus %d us a call (micropython PR #8718: a readfrom_mem() of 8 "
+                  "bytes took 680 us on an ESP32-S2, the bus about 255 of it): %.2f ms, in the table. With the bus "
+                  "alone (no cost a call, the least the chip can take) the quiet tick would be %s\n"
+                  % (f["scan_i2c_writes"], f["scan_i2c_reads"], bus.get("freq", 400000) // 1000,
+                     i2c_us(f, 0) / 1000.0, call_us, i2c_us(f, call_us) / 1000.0,
+                     ", ".join("%s %.2f ms" % (name, lo[name]["quiet_mean"] / 1000.0) for name, _, _ in chiptime.CHIPS)))
     out.write("  pystones/s on the chips:\n")
     for name, ps, src in chiptime.CHIPS:
         out.write("    %-20s %5d  %s\n" % (name, ps, src))
@@ -400,17 +427,26 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="bakumat bench runtime", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=1, help="simulated game (default 1)")
     p.add_argument("--quick", action="store_true", help="skip the smallest-heap search")
+    p.add_argument("--board", default=BOARD, help="the board (default %s; esp32s3_devkitc1_amr2: the reference "
+                   "board, sensors on I2C)" % BOARD)
     # `bakumat bench runtime quick seed=3` as well as --quick --seed 3
-    args = p.parse_args([a if a.startswith("-") or a.isdigit() else "--" + a for a in (argv or [])])
+    args = p.parse_args(["--" + a if not a.startswith("-") and (a == "quick" or "=" in a) else a
+                         for a in (argv or [])])
     out = sys.stdout
-    board = boards.load(BOARD)
+    board = boards.load(args.board)
+    if board.get("wiring", {}).get("i2c"):
+        # a mat designed in a computed world: the board fits its kernel table,
+        # as deploy installs it (the nominal world's)
+        from host_tools.bench.bench_sensing import with_detector
+        board = with_detector(board)
     header = sample_header()
     sc = sim.random_game(args.seed, board, header)
     res = sim.run(board, sc, seed=args.seed, header=sc.header)
     header = dict(sc.header)
     game_s = (res.frames[-1][0] - res.frames[0][0]) / 1000.0
     out.write("runtime benchmark: board %s, simulated official game seed %d: %.0f s of play, %d frames at %d Hz, "
-              "%d control events\n" % (BOARD, args.seed, game_s, len(res.frames), board["rate_hz"], len(res.controls)))
+              "%d control events\n" % (args.board, args.seed, game_s, len(res.frames), board["rate_hz"],
+                                       len(res.controls)))
     heap32_section(board, res, header, out, quick=args.quick)
     time_section(board, res, header, out)
     from host_tools.bench import savelayouts

@@ -26,6 +26,35 @@ STAGES = ("scan", "sense", "link", "show", "tx")
 # writes nbytes anew costs the chip at least, besides the interpreter's work
 PAGE_US = 400
 ERASE_US = 45000
+# I2C (a board whose sensors are on I2C: the amr2 mat). On the bus a byte is
+# 9 clocks (8 bits and the acknowledge), a start, a repeated start or a stop
+# about one. Besides, each transaction costs machine.I2C's C call and the
+# ESP-IDF driver's command link: no figure is published for the parts on
+# this board, so the projection gives two bounds. 0: the bus alone, the
+# least the chip can take. 430 us: micropython PR #8718 measured one
+# readfrom_mem() of 8 bytes at 680 us on an ESP32-S2 (ESP-IDF 4.4.1, with
+# that PR's write-then-read transfer), of which the bus is about 255 us at
+# MicroPython's default 400 kHz (an assumption: the PR does not say the
+# clock).
+I2C_CALL_US = (0, 430)
+
+
+def i2c_write_bits(nbytes):
+    """Clocks of a write of nbytes to an address (start, address, data, stop)."""
+    return 1 + 9 * (1 + nbytes) + 1
+
+
+def i2c_read_mem_bits(nbytes):
+    """Clocks of readfrom_mem(_into) of nbytes: the register written, a
+    repeated start, the address again, the data, the stop."""
+    return 1 + 9 * 2 + 1 + 9 * (1 + nbytes) + 1
+
+
+def i2c_scan_us(writes, reads, freq, call_us, write_bytes=1, read_bytes=6):
+    """What one scan's transactions (writes of write_bytes, register reads
+    of read_bytes) cost on the chip at bus clock freq, call_us a call."""
+    bits = writes * i2c_write_bits(write_bytes) + reads * i2c_read_mem_bits(read_bytes)
+    return bits * 1e6 / freq + (writes + reads) * call_us
 
 
 def flash_write_us(nbytes):
@@ -47,17 +76,19 @@ def serial_stall_us(nbytes, baud):
     return max(0, nbytes - FIFO) * 10 * 1000000.0 / baud
 
 
-def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, setup_tick=-1):
+def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, setup_tick=-1, scan_hw_us=None):
     """records: [(scan, sense, link, show, tx us, strip writes, tx bytes,
     events, saves[, save us, save bytes[, flash erases, flash bytes
     programmed]])] per tick, measured here. Returns {chip name: {...}} with,
     per chip, the quiet tick's stages (mean), its mean, 99th percentile and
     worst, and the worst tick with an event and with a save, all in us; and
-    the tick that set the game up (setup_tick: the cfg request) apart."""
+    the tick that set the game up (setup_tick: the cfg request) apart.
+    scan_hw_us: what the scan's hardware costs on the chip beyond the
+    projected loop (default n_reads ADC reads; an I2C board: i2c_scan_us)."""
     out = {}
     for name, ps, _ in CHIPS:
         k = host_pystones / float(ps)
-        scan = scan_loop_us * k + n_reads * ADC_US
+        scan = scan_loop_us * k + (n_reads * ADC_US if scan_hw_us is None else scan_hw_us)
 
         def chip_us(r):
             # a save's time here is mostly the host's file system calls: not

@@ -201,15 +201,21 @@ def step():
         import hw
         from hw.mux import MuxScanner
         from hw.strip import Strip
-        mat = Mat(w["channels"], len(w["adc_pins"]), hw.adc_shift(bd.get("sensor", {}).get("max_counts", 4095)))
+        if w.get("i2c"):
+            # an I2C board (the amr2 mat): its bus in a file of its own, whose
+            # names would otherwise shift this port's name pools in every run
+            import i2cbus
+            mat = i2cbus.mat(w)
+        else:
+            mat = Mat(w["channels"], len(w["adc_pins"]), hw.adc_shift(bd.get("sensor", {}).get("max_counts", 4095)))
         B["mat"] = mat
         B["frames"] = open("frames.bin", "rb")
         B["host"] = open("host.bin", "rb")
         B["hdr"] = bytearray(8)
         B["port"] = Port(4096)
         B["clock"] = Clock()
-        B["parts"] = (MuxScanner, Strip, [ADC(mat, a) for a in range(len(w["adc_pins"]))],
-                      [Pin(mat, k) for k in range(len(w.get("mux_select", [])))])
+        B["parts"] = (MuxScanner, Strip, [ADC(mat, a) for a in range(len(w.get("adc_pins", ())))],
+                      [Pin(mat, k) for k in range(len(w.get("mux_select", ())))])
         B["next_due"] = _next_host()
         from array import array
         B["prev"] = array("i", [0] * 13)
@@ -326,7 +332,11 @@ def _build():
     bd = _board()
     w = bd["wiring"]
     mat = B["mat"]
-    scanner = MuxScanner(adcs, selects, [(c[0], c[1]) for c in w["channels"]], mat.shift)
+    if w.get("i2c"):
+        import i2cbus
+        scanner = i2cbus.scanner(mat, w)
+    else:
+        scanner = MuxScanner(adcs, selects, [(c[0], c[1]) for c in w["channels"]], mat.shift)
     led = w.get("led") or {}
     strip = Strip(NeoPixel(led["count"])) if led.get("count") else None
     buttons = []
@@ -462,7 +472,8 @@ def _record():
 def _speed():
     """After the game, on the same interpreter: the scan loop with ADC reads
     and select pin writes that cost one C call each (the chip's read_u16
-    time is added on the host from its published figure), and pystone."""
+    time is added on the host from its published figure; an I2C board's
+    transactions likewise, mpscripts/i2cbus.py), and pystone."""
     from hw.mux import MuxScanner
     bd = _board()
     w = bd["wiring"]
@@ -470,8 +481,11 @@ def _speed():
     class Stand:
         pass
 
+    if w.get("i2c"):
+        import i2cbus
+        sc = i2cbus.report(B["app"].board.scanner, report)
     stands = []
-    for _ in w["adc_pins"]:
+    for _ in w.get("adc_pins", ()):
         o = Stand()
         o.read_u16 = time.ticks_ms      # a C function: no Python frame
         stands.append(o)
@@ -480,7 +494,8 @@ def _speed():
         o = Stand()
         o.value = abs                   # a C function of one argument, as Pin.value
         pins.append(o)
-    sc = MuxScanner(stands, pins, [(c[0], c[1]) for c in w["channels"]], 0)
+    if not w.get("i2c"):
+        sc = MuxScanner(stands, pins, [(c[0], c[1]) for c in w["channels"]], 0)
     bd = None
     best = 1 << 30
     for _ in range(5):
@@ -490,8 +505,10 @@ def _speed():
         d = time.ticks_diff(time.ticks_us(), t0)
         if d < best:
             best = d
+    if w.get("i2c"):
+        sc.i2c = B["mat"]            # the bus back (the stand's C calls timed the loop)
     report("scan_loop_us100", best)
-    report("scan_reads", sc.n)
+    report("scan_reads", sc.n if not w.get("i2c") else 0)
     for _ in range(3):
         _pystone(5000)
     report("pystones", S.get("ps", 0))

@@ -71,3 +71,45 @@ def test_viper_floor_is_the_least_chip_gain_that_keeps_the_target():
     assert abs(6000 + 250 * (40.0 / g - 1) - 8000) < 1e-6
     assert g < 40.0
     assert chiptime.viper_floor(8500, 8000, 5.0, 50.0, 40.0) is None
+
+
+def test_an_i2c_scan_costs_its_bus_clocks_and_a_call_each():
+    # an 8-byte register read: start, address, register, repeated start,
+    # address, 8 data bytes, stop: 102 clocks, 255 us at 400 kHz (the bus
+    # part of micropython PR #8718's 680 us)
+    assert chiptime.i2c_read_mem_bits(8) == 102
+    assert chiptime.i2c_scan_us(0, 1, 400000, 0, read_bytes=8) == 255.0
+    assert chiptime.i2c_write_bits(1) == 20
+    us = chiptime.i2c_scan_us(36, 32, 400000, 430)
+    assert us == (36 * 20 + 32 * 84) * 2.5 + 68 * 430
+    recs = [_rec()] * 4
+    adc = chiptime.project(recs, 100000, scan_loop_us=20, n_reads=96, n_leds=0)
+    i2c = chiptime.project(recs, 100000, scan_loop_us=20, n_reads=0, n_leds=0, scan_hw_us=us)
+    for name, _, _ in chiptime.CHIPS:
+        assert i2c[name]["stages"][0] - adc[name]["stages"][0] == us - 96 * chiptime.ADC_US
+
+
+def test_the_benchs_i2c_bus_feeds_the_scanner_the_frame_and_counts_its_transactions():
+    """mpscripts/i2cbus.py (the bench's bus for the amr2 board) under the
+    firmware's own scanner: every channel reads its frame value, and a scan
+    is the transactions the chip would make (a mux write before each of the
+    32 sensors, 4 writes switching a mux off, 32 reads)."""
+    import os
+    import struct
+    import sys
+    from host_tools import boards, mpscripts
+    sys.path.insert(0, os.path.dirname(mpscripts.path("i2cbus.py")))
+    try:
+        import i2cbus
+    finally:
+        sys.path.pop(0)
+    w = boards.load("esp32s3_devkitc1_amr2")["wiring"]
+    bus = i2cbus.mat(w)
+    sc = i2cbus.scanner(bus, w)
+    n = 3 * len(w["i2c"]["sensors"])
+    counts = [(32768 + 37 * ch) & 0xFFFF for ch in range(n)]
+    bus.frame[:] = struct.pack("<%dH" % n, *counts)
+    sc.scan()
+    w0, r0 = bus.writes, bus.reads
+    assert list(sc.scan()) == counts
+    assert (bus.writes - w0, bus.reads - r0) == (36, 32)

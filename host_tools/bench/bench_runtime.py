@@ -290,18 +290,6 @@ def time_section(board, res, header, out, runs=2):
     from host_tools.bench import chiptime, heap32
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     n_leds = board["wiring"].get("led", {}).get("count", 0)
-
-    def projected(plain):
-        figs = [heap32.run(board, res, header, phone=True, unix=exe, plain=plain) for _ in range(runs)]
-        recs = chiptime.merge_min([f["tick_records"] for f in figs])
-        f = max(figs, key=lambda f: f["pystones"])
-        for key in ("feed_plain_us100", "feed_viper_us100", "loops_plain_us100", "loops_viper_us100"):
-            if key in f:           # the least of the runs (the machine's load only adds)
-                f[key] = min(g[key] for g in figs)
-        scan_loop = min(g["scan_loop_us100"] for g in figs) / 100.0
-        return f, recs, chiptime.project(recs, f["pystones"], scan_loop, f["scan_reads"], n_leds,
-                                         setup_tick=f["setup_tick"], scan_hw_us=i2c_us(f, call_us))
-
     bus = board["wiring"].get("i2c")
 
     def i2c_us(f, call):
@@ -310,6 +298,18 @@ def time_section(board, res, header, out, runs=2):
         return chiptime.i2c_scan_us(f["scan_i2c_writes"], f["scan_i2c_reads"], bus.get("freq", 400000), call)
 
     call_us = chiptime.I2C_CALL_US[-1]
+
+    def projected(plain):
+        figs = [heap32.run(board, res, header, phone=True, unix=exe, plain=plain) for _ in range(runs)]
+        recs = chiptime.merge_min([f["tick_records"] for f in figs])
+        f = max(figs, key=lambda f: f["pystones"])
+        for key in ("feed_plain_us100", "feed_viper_us100", "loops_plain_us100", "loops_viper_us100"):
+            if key in f:           # the least of the runs (the machine's load only adds)
+                f[key] = min(g[key] for g in figs)
+        f["scan_loop_us"] = min(g["scan_loop_us100"] for g in figs) / 100.0
+        return f, recs, chiptime.project(recs, f["pystones"], f["scan_loop_us"], f["scan_reads"], n_leds,
+                                         setup_tick=f["setup_tick"], scan_hw_us=i2c_us(f, call_us))
+
 
     fp, _, proj_plain = projected(True)
     f, recs, proj = projected(False)
@@ -338,7 +338,7 @@ def time_section(board, res, header, out, runs=2):
                  "its I2C transactions (below)" if bus else "%d read_u16 x %d us" % (f["scan_reads"], chiptime.ADC_US),
                  n_leds, chiptime.LED_US, chiptime.FIFO))
     if bus:
-        lo = chiptime.project(recs, f["pystones"], f["scan_loop_us100"] / 100.0, 0, n_leds,
+        lo = chiptime.project(recs, f["pystones"], f["scan_loop_us"], 0, n_leds,
                               setup_tick=f["setup_tick"], scan_hw_us=i2c_us(f, chiptime.I2C_CALL_US[0]))
         out.write("  the scan on I2C: %d writes (a mux's channel) and %d reads of 6 bytes (a sensor's x, y, z) a "
                   "frame at %d kHz: %.2f ms of bus, plus %d us a call (micropython PR #8718: a readfrom_mem() of 8 "

@@ -26,6 +26,9 @@ from runtime.recorder import Recorder
 
 # the sensing reports balls rolling across (the table's miss inference)
 ROLL_PARAMS = {"roll_max_ms": ROLL_MAX_MS}
+# pack the heap while a game is built only on a heap this small or smaller
+# (a DevKitC's ~110 KB; an S3's PSRAM heap is megabytes)
+_PACK = hasattr(gc, "threshold") and gc.mem_free() + gc.mem_alloc() <= 512 * 1024
 # what a stored game that cannot be resumed raises
 RESUME_ERRORS = (StoreError, referee.SetupError, ValueError, KeyError, TypeError)
 
@@ -128,8 +131,11 @@ class Session:
         # building the pipeline churns much float garbage between the
         # arrays it keeps: collecting often meanwhile packs what it keeps
         # instead of leaving the free heap in small holes (a 72 KB data heap
-        # takes a game, against 96 KB without)
-        th = gc.threshold() if hasattr(gc, "threshold") else None
+        # takes a game, against 96 KB without). Only on a small heap: each
+        # collection sweeps the whole heap, and on a PSRAM heap of megabytes
+        # (the reference board) collecting every 4 KB made the setup tick
+        # 13 times longer (docs/runtime.md, "The setup tick")
+        th = gc.threshold() if _PACK else None
         if th is not None:
             gc.threshold(4096)
         try:

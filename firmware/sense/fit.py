@@ -24,6 +24,8 @@ except ImportError:  # some MicroPython builds
     from ubinascii import a2b_base64   # type: ignore
 from math import sqrt
 from struct import unpack_from
+import sys
+
 
 from sense.fitkernels import kernels_at, scan
 
@@ -38,6 +40,9 @@ VBIAS = 1 << VBITS
 START = 0.5    # the search between the cells: its first step, in cells ...
 FINEST = 1.0 / 8.0   # ... and its last
 MAX_SOLVES = 80      # ... and at most this many solves
+# a table's chip form (field "fixed") is little-endian int32 / uint16, as
+# the ESP32s and the host's arrays are; elsewhere k is decoded instead
+_LITTLE = getattr(sys, "byteorder", "little") == "little"
 
 class Kernels:
     """A decoded kernel table: k (array 'f', index (((ih * ny + iy) * nx +
@@ -61,27 +66,39 @@ class Kernels:
         self.ny = int(table["ny"])
         self.hs = array("f", [float(h) for h in table["heights"]])
         self.ncell = self.nx * self.ny * len(self.hs)
-        raw = a2b_base64(table["k"])
         n = self.ncell * nch * 3
-        if len(raw) != 4 * n:
-            raise ValueError("kernel table: %d values, the grid needs %d" % (len(raw) // 4, n))
-        # fixed point (the largest value 2^KBITS): the interpolation between
-        # cells is integer work (_lerp), 80 times faster than in floats
-        top = 0.0
-        for i in range(n):
-            a = abs(unpack_from("<f", raw, 4 * i)[0])
-            if a > top:
-                top = a
-        f = (1 << KBITS) / (top or 1.0)
-        k = array("i", bytearray(4 * n))
-        for i in range(n):
-            k[i] = int(round(unpack_from("<f", raw, 4 * i)[0] * f)) + KBIAS
-        raw = None
+        fx = table.get("fixed") if _LITTLE else None
+        if fx is not None and fx.get("kbits") == KBITS and fx.get("qbits") == QBITS:
+            # the chip form the host derived from k with this very code
+            # (host_tools/boards/kernels.py fixed_form): two copies in C.
+            # Decoding k here is about 20,000 float operations, each a heap
+            # object on an ESP32: measured 28 ms on the unix port, projected
+            # 1.6 s on an S3, in the tick that sets a game up.
+            k = a2b_base64(fx["k"])
+            q = a2b_base64(fx["q"])
+            nq = self.nx * self.ny * 3 * nch
+            if len(k) != 4 * n or len(q) != 2 * nq:
+                raise ValueError("kernel table: field 'fixed' holds %d bytes of kernels and %d of whitened values, "
+                                 "the grid needs %d and %d" % (len(k), len(q), 4 * n, 2 * nq))
+            k = array("i", k)
+            q = array("H", q)
+            f = float(fx["f"])
+        elif "k" not in table:
+            raise ValueError("kernel table: no field 'k', and its chip form (kbits %r, qbits %r) is not this "
+                             "firmware's (%d, %d): deploy the board again" % (
+                                 (fx or {}).get("kbits"), (fx or {}).get("qbits"), KBITS, QBITS))
+        else:
+            k, f = self._decode(table, n)
+            q = None
         self.k = k
+        self.kfix = f             # fixed-point units per count per mA m^2
         self.kf = scale / f       # pipeline units per mA m^2 per fixed-point unit
         self.ne = array("i", bytearray(4 * (3 * nch + 9)))   # kernels_at's result
         self.geo = array("i", [0, 0, 0, self.nx, self.ny, len(self.hs), nch])   # kernels_at's place and grid
-        self._whiten()
+        if q is None:
+            self._whiten()
+        else:
+            self.q = q
         self.vi = array("i", bytearray(4 * nch))     # the change in fixed point (scan)
         self.gs = array("i", bytearray(4 * self.nx * self.ny))   # each searched cell's score
         self.kb = array("f", bytearray(12 * nch))   # interpolated kernels (refine)
@@ -92,6 +109,26 @@ class Kernels:
         self.lastu = bytearray(nch)
         self.last = None                             # ... and what the fit gave
         self.mv = array("f", bytearray(16))         # the last solve: moment x, y, z, its variance per noise^2
+
+    @staticmethod
+    def _decode(table, n):
+        """(k, f): the float32 values of field k in fixed point (the largest
+        2^KBITS, plus KBIAS) and the factor f that made them so: the
+        interpolation between cells is then integer work (_lerp), 80 times
+        faster than in floats."""
+        raw = a2b_base64(table["k"])
+        if len(raw) != 4 * n:
+            raise ValueError("kernel table: %d values, the grid needs %d" % (len(raw) // 4, n))
+        top = 0.0
+        for i in range(n):
+            a = abs(unpack_from("<f", raw, 4 * i)[0])
+            if a > top:
+                top = a
+        f = (1 << KBITS) / (top or 1.0)
+        k = array("i", bytearray(4 * n))
+        for i in range(n):
+            k[i] = int(round(unpack_from("<f", raw, 4 * i)[0] * f)) + KBIAS
+        return k, f
 
     def _whiten(self):
         """self.q: for each cell at the searched (middle) height, its three

@@ -695,8 +695,9 @@ def i2c_md(board, parts=None):
                       round(100 * b / 1000.0 / period_ms)))
     kmax = parts["i2cmux"].get("checked", {}).get("scl_khz_max")
     out += ["", "The wire time is a lower bound: what MicroPython and the ESP-IDF driver add per call is not "
-            "measured (no board yet; host_tools/boards/layouts.py budgets 300 us per sensor read in all, about 10 ms per "
-            "frame). 1 MHz is not an option with these parts: the TCA9548A is rated %s kHz (hardware/parts.json), "
+            "measured (no board yet; with the one published figure, about 430 us a call beyond the bus on an ESP32-S2, "
+            "micropython PR #8718, the 68 calls of a frame would add 29 ms: `bakumat hw layouts`, hardware/amr2.md). "
+            "1 MHz is not an option with these parts: the TCA9548A is rated %s kHz (hardware/parts.json), "
             "the MMC5603NJ's I2C limit is unchecked, and the pull-ups above are sized for fast mode."
             % (kmax if kmax else "400")]
     return "\n".join(out) + "\n"

@@ -101,12 +101,31 @@ def build(board, world_name, step=STEP_MM, finite=True):
                     b = world.field(m, pose, sx, sy, 0.0, True, (0.0, 0.0) if finite else None, top)
                     per.append((b * ax).sum(-1) * cpm)
                 vals.extend(np.stack(per, axis=-1).ravel().tolist())   # channel-major, then x, y, z
-    return {"format": FORMAT, "version": VERSION, "board": board["name"], "world": world.name,
+    table = {"format": FORMAT, "version": VERSION, "board": board["name"], "world": world.name,
             "unit": "counts per mA m^2", "x0": x0, "y0": y0, "step": step, "nx": nx, "ny": ny,
             "heights": hs, "moment_range": [round(v * 1000.0 * world.moment_scale, 3) for v in
                                             (board.get("magnet") or {}).get("moment_Am2", (0.015, 0.04))],
             "channels": [[c[0], c[1], list(c[2])] for c in lay],
             "k": base64.b64encode(array("f", vals).tobytes()).decode("ascii")}
+    table["fixed"] = fixed_form(table)
+    return table
+
+
+def fixed_form(table):
+    """The table's chip form (the format's field "fixed"): k in the
+    firmware's fixed point and its whitened middle height, derived by the
+    firmware's own code (sense.fit.Kernels under CPython), so the board
+    copies them instead of doing the float work in the tick that sets a
+    game up (docs/runtime.md, "The setup tick")."""
+    from host_tools import fwpath
+    fwpath.ensure()
+    from sense import fit
+    t = dict(table)
+    t.pop("fixed", None)
+    kern = fit.Kernels(t, len(t["channels"]))
+    return {"kbits": fit.KBITS, "qbits": fit.QBITS, "f": kern.kfix,
+            "k": base64.b64encode(kern.k.tobytes()).decode("ascii"),
+            "q": base64.b64encode(kern.q.tobytes()).decode("ascii")}
 
 
 def dumps(table):
@@ -136,3 +155,11 @@ def check(t, where="kernel table"):
     got = len(base64.b64decode(t["k"])) // 4
     if got != n:
         raise KernelError("%s: field 'k' holds %d values, nx * ny * heights * channels * 3 is %d" % (where, got, n))
+    fx = t.get("fixed")
+    if fx is not None:
+        for k in ("kbits", "qbits", "f", "k", "q"):
+            if not isinstance(fx, dict) or k not in fx:
+                raise KernelError("%s: field 'fixed' has no %r" % (where, k))
+        got = len(base64.b64decode(fx["k"])) // 4
+        if got != n:
+            raise KernelError("%s: field 'fixed.k' holds %d values, field 'k' %d" % (where, got, n))

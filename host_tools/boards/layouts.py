@@ -39,16 +39,16 @@ PARTS = {
                   "note": "noise: ESP32 ADC, 4 counts at 79 counts/mT; one ADC read 25-100 us from MicroPython; "
                           "60 mV/mT at 3.3 V and 20 kHz checked, current and price not (hardware/parts.json)"},
     "TMAG5273A1": {"kind": "3-axis Hall, I2C", "axes": "xyz", "noise_mT": 0.02, "range_mT": 40.0, "ma": 2.3,
-                   "usd": 0.95, "read_us": 350.0,
+                   "usd": 0.95, "addresses": 128,   # each its own, set over the bus at power-up (as assumed so far)
                    "note": "checked: +-40/80 mT, 12-bit, 2.3 mA active, 32x averaging, 4 factory addresses and a user-set one; "
                            "not checked: the noise with 32x averaging, the price"},
     "MMC5603NJ": {"kind": "3-axis AMR, I2C", "axes": "xyz", "noise_mT": 0.002, "range_mT": 3.0, "ma": 1.5,
-                  "usd": 0.90, "read_us": 300.0,
+                  "usd": 0.90, "addresses": 1,
                   "note": "checked: 2 mG (0.2 uT) rms, +-30 G (+-3 mT), fixed address 0x30 (8 per TCA9548A), "
                           "6.6 ms per measurement at the quietest bandwidth (1.2 ms at the fastest), 4 mA max; "
                           "not checked: the typical current at 50-100 Hz, the price"},
     "LIS2MDL": {"kind": "3-axis AMR, I2C", "axes": "xyz", "noise_mT": 0.003, "range_mT": 5.0, "ma": 0.2,
-                "usd": 1.20, "read_us": 300.0,
+                "usd": 1.20, "addresses": 1,
                 "note": "datasheet 3 mG (0.3 uT) rms at 10 Hz, +-5 mT; fixed address 0x1E: 8 per TCA9548A mux"},
 }
 MUX = {"74HC4067": {"usd": 0.45, "channels": 16, "ma": 0.2}, "TCA9548A": {"usd": 0.90, "channels": 8, "ma": 0.1}}
@@ -170,24 +170,59 @@ def crosstalk(world, layout, finite=True):
     return best
 
 
-def costs(layout):
+I2C_HZ = 400000     # MicroPython's default bus clock
+
+
+def _call_us():
+    """The sourced cost of one I2C call (us) the tables add (chiptime.I2C_CALL_US's bound)."""
+    from host_tools.bench import chiptime
+    return chiptime.I2C_CALL_US[-1]
+READ_BYTES = 6      # an I2C part's x, y, z, 16 bits each: one register read
+
+
+def scan_transactions(layout):
+    """(writes, reads) of one frame's scan of an I2C layout: a register read
+    per sensor; a part with one fixed address (all of a mat's answer at it)
+    needs its mux channel chosen before each read, and each mux left off
+    before the next mux's first channel (as hw.amr.AmrScanner does: 36
+    writes, 32 reads on amr2). (0, 0) for an ADC layout."""
+    part, sites, _ = LAYOUTS[layout]
+    p = PARTS[part]
+    if "I2C" not in p["kind"]:
+        return 0, 0
+    n = len(sites) * ZONES
+    if p.get("addresses", 1) >= n:
+        return 0, n
+    nmux = math.ceil(n / MUX["TCA9548A"]["channels"])
+    return n + nmux, n
+
+
+def costs(layout, call_us=None):
+    """Parts, price, current and scan time per frame of a layout. An I2C
+    scan: its transactions on the bus (host_tools/bench/chiptime.py) plus
+    call_us a transaction for MicroPython's I2C call (default: the sourced
+    bound, chiptime.I2C_CALL_US; scan_bus_ms: the bus alone, the least the
+    chip can take); an ADC scan: read_us a read."""
+    from host_tools.bench import chiptime
     part, sites, _ = LAYOUTS[layout]
     p = PARTS[part]
     n = len(sites) * ZONES
+    writes, reads = scan_transactions(layout)
     if "I2C" in p["kind"]:
         mux = "TCA9548A"
-        nmux = 0 if part == "TMAG5273A1" else math.ceil(n / MUX[mux]["channels"])
-        scan_ms = n * p["read_us"] / 1000.0
-        if nmux:
-            scan_ms += nmux * 0.1  # one mux switch per eight sensors
+        nmux = math.ceil(n / MUX[mux]["channels"]) if writes else 0
+        call = chiptime.I2C_CALL_US[-1] if call_us is None else call_us
+        bus_ms = chiptime.i2c_scan_us(writes, reads, I2C_HZ, 0, read_bytes=READ_BYTES) / 1000.0
+        scan_ms = chiptime.i2c_scan_us(writes, reads, I2C_HZ, call, read_bytes=READ_BYTES) / 1000.0
     else:
         mux = "74HC4067"
         nmux = math.ceil(n / MUX[mux]["channels"])
-        scan_ms = n * p["read_us"] / 1000.0
+        scan_ms = bus_ms = n * p["read_us"] / 1000.0
     usd = n * p["usd"] + nmux * MUX[mux]["usd"]
     ma = n * p["ma"] + nmux * MUX[mux]["ma"]
     return {"sensors": n, "channels": n * len(p["axes"]), "mux": "%d x %s" % (nmux, mux) if nmux else "-",
-            "scan_ms": scan_ms, "frame_share": scan_ms * RATE_HZ / 1000.0, "usd": usd, "ma": ma}
+            "writes": writes, "reads": reads, "scan_ms": scan_ms, "scan_bus_ms": bus_ms,
+            "frame_share": scan_ms * RATE_HZ / 1000.0, "bus_share": bus_ms * RATE_HZ / 1000.0, "usd": usd, "ma": ma}
 
 
 DOC_WORLDS = ("capture", "none", "mu100-t0.2", "mu300-t0.2", "mu1000-t0.1", "mu1000-t0.2", "mu5000-t0.2",
@@ -237,21 +272,24 @@ def markdown(rows, worlds=DOC_WORLDS, finite=True):
     w("")
     w("Neighbour zone's largest SNR (crosstalk), parts and cost per 16-zone mat at %d Hz:" % RATE_HZ)
     w("")
-    w("| layout | what | crosstalk: neighbour / own SNR, worst world | sensors (channels) | mux | scan ms/frame (share) | parts US$ | mA |")
-    w("|---|---|---|---|---|---|---|---|")
+    w("| layout | what | crosstalk: neighbour / own SNR, worst world | sensors (channels) | mux | I2C writes + reads a frame | scan ms/frame: bus alone (share) | with %d us an I2C call (share) | parts US$ | mA |" % _call_us())
+    w("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         c = r["cost"]
         xt = [v for v in r["crosstalk"].values() if v is not None]
         part, _, what = LAYOUTS[r["layout"]]
-        w("| %s | %s: %s | %s | %d (%d) | %s | %.1f (%d %%) | %.0f | %.0f |"
+        w("| %s | %s: %s | %s | %d (%d) | %s | %s | %.1f (%d %%) | %s | %.0f | %.0f |"
           % (r["layout"], part, what, _f(max(xt) if xt else None), c["sensors"], c["channels"], c["mux"],
-             c["scan_ms"], round(100 * c["frame_share"]), c["usd"], c["ma"]))
+             "%d + %d" % (c["writes"], c["reads"]) if c["reads"] else "- (ADC)", c["scan_bus_ms"],
+             round(100 * c["bus_share"]), "%.1f (%d %%)" % (c["scan_ms"], round(100 * c["frame_share"]))
+             if c["reads"] else "-", c["usd"], c["ma"]))
     w("")
-    w("| part | kind | noise used (mT rms) | range (mT) | mA | US$ | read from MicroPython (us) | note |")
+    w("| part | kind | noise used (mT rms) | range (mT) | mA | US$ | a read from MicroPython | note |")
     w("|---|---|---|---|---|---|---|---|")
     for name, p in PARTS.items():
-        w("| %s | %s | %g | %g | %g | %.2f | %g | %s |" % (name, p["kind"], p["noise_mT"], p["range_mT"], p["ma"],
-                                                          p["usd"], p["read_us"], p["note"]))
+        w("| %s | %s | %g | %g | %g | %.2f | %s | %s |" % (name, p["kind"], p["noise_mT"], p["range_mT"], p["ma"],
+                                                          p["usd"], "%g us (ADC)" % p["read_us"] if "read_us" in p
+                                                          else "%d-byte register read" % READ_BYTES, p["note"]))
     return "\n".join(out) + "\n"
 
 
@@ -319,12 +357,16 @@ def amr2_markdown(board):
         tot_ma += n * ma
         out.append("| %s | %d | %.3f | %.2f | %.1f | %.1f |" % (name, n, usd, n * usd, ma, n * ma))
     out.append("| **total** | | | **%.2f** | | **%.0f** |" % (tot_usd, tot_ma))
-    out += ["", "Scan: %d sensors x %g us per I2C read from MicroPython + one mux switch per 8 = %.1f ms per frame, "
-            "%d %% of a %d Hz frame (the Hall mat: 96 ADC reads, 4.8 ms). Each sensor measures in the background "
-            "(continuous mode, 6.6 ms per measurement at the quietest bandwidth, datasheet), so a read only fetches "
-            "the latest result. Current: %.0f mA as estimated, %.0f mA at the datasheet's 4 mA maximum per sensor, "
-            "against 576 mA typical (960 mA max) for the 96 DRV5055A1 of the Hall mat."
-            % (c["sensors"], part["read_us"], c["scan_ms"], round(100 * c["frame_share"]), RATE_HZ, tot_ma,
+    out += ["", "Scan: %d sensors, each behind its mux channel: %d writes (a channel chosen before each sensor, each "
+            "mux left off before the next) and %d reads of %d bytes a frame, %.1f ms of bus at %d kHz, %d %% of a %d "
+            "Hz frame; plus what MicroPython's I2C call costs on the chip, not measured for these parts: at the %d us "
+            "an ESP32-S2 took beyond the bus (micropython PR #8718) %.1f ms, %d %% (the Hall mat: 96 ADC reads, 4.8 "
+            "ms; hardware/bring-up.md times one call first). Each sensor measures in the background (continuous mode, "
+            "6.6 ms per measurement at the quietest bandwidth, datasheet), so a read only fetches the latest result. "
+            "Current: %.0f mA as estimated, %.0f mA at the datasheet's 4 mA maximum per sensor, against 576 mA typical "
+            "(960 mA max) for the 96 DRV5055A1 of the Hall mat."
+            % (c["sensors"], c["writes"], c["reads"], READ_BYTES, c["scan_bus_ms"], I2C_HZ // 1000,
+               round(100 * c["bus_share"]), RATE_HZ, _call_us(), c["scan_ms"], round(100 * c["frame_share"]), tot_ma,
                tot_ma + len(w) * (AMR_MA_MAX - part["ma"])),
             "", "I2C wiring (one ESP32 bus at 400 kHz; each mux channel reaches one sensor, so every sensor keeps "
             "the part's fixed address 0x30):", "",

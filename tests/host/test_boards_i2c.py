@@ -31,3 +31,28 @@ def test_bad_i2c_wiring_is_named(change, words):
     with pytest.raises(boards.BoardError) as e:
         boards.check_wiring(w, b, "w.json")
     assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_the_layout_table_counts_the_scanners_transactions():
+    """`bakumat hw layouts` prices amr2's scan by the transactions the
+    board's own scanner (hw.amr.AmrScanner) makes in a frame, counted here
+    on the bench's bus (host_tools/mpscripts/i2cbus.py), and their bus time
+    (host_tools/bench/chiptime.py)."""
+    import importlib.util
+    from host_tools import fwpath, mpscripts
+    from host_tools.bench import chiptime
+    fwpath.ensure()
+    spec = importlib.util.spec_from_file_location("i2cbus", mpscripts.path("i2cbus.py"))
+    i2cbus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(i2cbus)
+    w = _wiring(boards.load("amr2"))
+    bus = i2cbus.mat(w)
+    sc = i2cbus.scanner(bus, w)
+    sc.scan()                 # the first frame may set things up
+    bus.writes = bus.reads = 0
+    sc.scan()
+    assert (bus.writes, bus.reads) == layouts.scan_transactions("amr2") == (36, 32)
+    c = layouts.costs("amr2")
+    assert c["scan_bus_ms"] == pytest.approx(chiptime.i2c_scan_us(36, 32, 400000, 0) / 1000.0)
+    assert c["scan_ms"] == pytest.approx(c["scan_bus_ms"] + 68 * chiptime.I2C_CALL_US[-1] / 1000.0)
+    assert layouts.costs("amr2", call_us=0)["scan_ms"] == pytest.approx(c["scan_bus_ms"])

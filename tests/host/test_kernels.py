@@ -120,3 +120,80 @@ def test_the_benchmark_gives_the_pipeline_the_worlds_table(amr2, monkeypatch):
     assert "kernels" not in bench_sensing.with_detector(dict(amr2, world="mu100-t0.2"), "classic")
     with pytest.raises(kernels.KernelError):
         bench_sensing.with_detector(ref, "kernels")                     # capture has no table
+
+
+def _slow(table):
+    """The table without its chip form: the firmware decodes k itself."""
+    t = dict(table)
+    t.pop("fixed")
+    return t
+
+
+def test_the_chip_form_is_what_the_firmware_decodes(table):
+    """The table's field "fixed" (k in the firmware's fixed point and the
+    whitened middle height) is exactly what Kernels makes of k, so the
+    board copies it instead of decoding k in the tick that sets a game up."""
+    fx = table["fixed"]
+    assert (fx["kbits"], fx["qbits"]) == (KBITS, 14)
+    fast = Kernels(table, 6, 0.25)
+    slow = Kernels(_slow(table), 6, 0.25)
+    assert fast.k.tobytes() == slow.k.tobytes()
+    assert fast.q.tobytes() == slow.q.tobytes()
+    assert fast.kf == slow.kf and fast.kfix == slow.kfix
+    assert len(fast.q) == table["nx"] * table["ny"] * 3 * 6
+
+
+def test_the_chip_form_on_micropython(table, tmp_path):
+    """The same on the real micropython binary: the copied arrays equal its
+    own decoding of k, and copying is much less work (times printed)."""
+    from mptools import FIRMWARE, micropython
+    p = tmp_path / "k.json"
+    p.write_text(json.dumps(table))
+    script = (
+        "import sys, json, time\nsys.path.insert(0, %r)\n"
+        "from sense.fit import Kernels\n"
+        "t = json.loads(open(%r).read())\n"
+        "a = time.ticks_us(); fast = Kernels(t, 6, 0.25); b = time.ticks_us()\n"
+        "del t['fixed']\n"
+        "c = time.ticks_us(); slow = Kernels(t, 6, 0.25); d = time.ticks_us()\n"
+        "print('SAME', bytes(fast.k) == bytes(slow.k), bytes(fast.q) == bytes(slow.q), fast.kf == slow.kf)\n"
+        "print('US', time.ticks_diff(b, a), time.ticks_diff(d, c))\n" % (FIRMWARE, str(p)))
+    r = micropython(["-c", script])
+    assert r.returncode == 0, r.stderr
+    assert "SAME True True True" in r.stdout, r.stdout
+    fast_us, slow_us = (int(v) for v in r.stdout.split("US")[1].split())
+    print("kernel table decoded in %d us from its chip form, %d us from k (unix port)" % (fast_us, slow_us))
+
+
+def test_a_bad_chip_form_is_refused(table, tmp_path):
+    bad = dict(table, fixed=dict(table["fixed"], k=table["fixed"]["k"][:-8]))
+    with pytest.raises(ValueError, match="field 'fixed' holds"):
+        Kernels(bad, 6)
+    p = tmp_path / "k.json"
+    p.write_text(json.dumps(bad))
+    with pytest.raises(kernels.KernelError, match="field 'fixed.k' holds"):
+        kernels.load(str(p))
+    p.write_text(json.dumps(dict(table, fixed={"kbits": KBITS})))
+    with pytest.raises(kernels.KernelError, match="field 'fixed' has no 'qbits'"):
+        kernels.load(str(p))
+    # another fixed point than this firmware's: k is decoded instead
+    other = Kernels(dict(table, fixed=dict(table["fixed"], kbits=KBITS + 1)), 6)
+    assert other.k.tobytes() == Kernels(table, 6).k.tobytes()
+
+
+def test_the_app_keeps_only_the_chip_form(amr2, table):
+    """The board definition the app keeps (runtime.boarddef.compact) holds
+    the chip form without the float values: a new game's pipeline is built
+    from it alike; a chip form of another firmware with no k to fall back
+    on is refused in a line that says what to do."""
+    from runtime.boarddef import compact, expand
+    from sense.pipeline import Pipeline
+    board = dict(amr2, kernels=table)
+    bd = compact(board)
+    assert "k" not in bd["kernels"] and "k" in table and bd["kernels"]["fixed"] is table["fixed"]
+    got = Pipeline(expand(bd), lambda *a: None).idf.kern
+    want = Pipeline(expand(compact(dict(amr2, kernels=_slow(table)))), lambda *a: None).idf.kern
+    assert got.k.tobytes() == want.k.tobytes() and got.q.tobytes() == want.q.tobytes()
+    stale = compact(dict(amr2, kernels=dict(table, fixed=dict(table["fixed"], kbits=KBITS - 1))))
+    with pytest.raises(ValueError, match="deploy the board again"):
+        Pipeline(expand(stale), lambda *a: None)

@@ -59,7 +59,9 @@ def test_reference_layout_is_the_cheapest_that_passes_the_nominal_world():
     ref = layouts.costs(layouts.REFERENCE)["usd"]
     cand = [lay for lay in layouts.LAYOUTS if layouts.costs(lay)["usd"] <= ref]
     rows = layouts.table(worlds=("mu300-t0.2",), layouts=cand)
-    ok = [r for r in rows if r["snr"]["mu300-t0.2"] >= layouts.TARGET_SNR and r["cost"]["frame_share"] <= 0.5]
+    # the scan's floor (the bus alone: what MicroPython's I2C call adds on
+    # the chip is not measured, hardware/amr2.md) within half the frame
+    ok = [r for r in rows if r["snr"]["mu300-t0.2"] >= layouts.TARGET_SNR and r["cost"]["bus_share"] <= 0.5]
     assert min(ok, key=lambda r: r["cost"]["usd"])["layout"] == layouts.REFERENCE
 
 

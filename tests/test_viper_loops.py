@@ -148,3 +148,59 @@ def test_amr2_mat_kernels_match_the_plain_loops(tmp_path):
     nev, zones_py, chans_py, kinds = _run(tmp_path, board, res, "I", 4)
     assert kinds.get("land", 0) >= 3, kinds
     assert zones_py > 0 and chans_py >= 1
+
+
+FIT_SCRIPT = r"""
+import sys, json
+sys.path.insert(0, %(fw)r)
+from array import array
+from sense import fitkernels as V, fitplain as P
+from sense.fit import Kernels, VBIAS
+t = json.loads(open(%(table)r).read())
+kern = Kernels(t, 6)
+nch = 6
+ncell = kern.nx * kern.ny
+seed = [12345]
+def rnd(n):
+    seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
+    return seed[0] %% n
+same = 0
+for trial in range(300):
+    # a change of up to 2^12 each way (fit.py scales it so), and places
+    # over the grid and past its far end (kernels_at clamps; fit.py clamps
+    # below 0)
+    vi = array("i", [VBIAS + rnd(8191) - 4095 for _ in range(nch)])
+    g1 = array("i", bytes(4 * ncell))
+    g2 = array("i", bytes(4 * ncell))
+    b1 = V.scan(kern.q, vi, g1, ncell << 8 | nch)
+    b2 = P.scan(kern.q, vi, g2, ncell << 8 | nch)
+    if b1 != b2 or bytes(g1) != bytes(g2):
+        raise SystemExit("DIFF scan trial %%d" %% trial)
+    geo = array("i", kern.geo)
+    geo[0] = rnd((kern.nx + 2) << 8)
+    geo[1] = rnd((kern.ny + 2) << 8)
+    geo[2] = rnd((len(kern.hs) + 1) << 8)
+    n1 = array("i", bytes(4 * len(kern.ne)))
+    n2 = array("i", bytes(4 * len(kern.ne)))
+    V.kernels_at(kern.k, vi, n1, geo)
+    P.kernels_at(kern.k, vi, n2, geo)
+    if bytes(n1) != bytes(n2):
+        raise SystemExit("DIFF kernels_at trial %%d: %%r %%r" %% (trial, list(n1)[-9:], list(n2)[-9:]))
+    same += 1
+print("SAME", same)
+"""
+
+
+def test_the_fit_kernels_match_their_plain_loops(tmp_path):
+    """sense/fitkernels.py (viper, as the chip runs it) against
+    sense/fitplain.py (CPython, the WebAssembly port) on the real
+    micropython binary: the same best cell, cell scores and normal
+    equations for 300 random changes and places, on the amr2 mat's
+    kernel table."""
+    from host_tools import boards
+    from host_tools.boards import kernels
+    p = tmp_path / "k.json"
+    p.write_text(json.dumps(kernels.build(boards.load("amr2"), "mu300-t0.2")))
+    r = micropython(["-X", "heapsize=8M", "-c", FIT_SCRIPT % {"fw": os.path.join(REPO, "firmware"), "table": str(p)}])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "SAME 300" in r.stdout

@@ -27,7 +27,10 @@ from struct import unpack_from
 import sys
 
 
-from sense.fitkernels import kernels_at, scan
+try:
+    from sense.fitkernels import kernels_at, scan   # viper machine code, where the interpreter compiles it
+except (ImportError, SyntaxError, ValueError, NameError):   # CPython, no native emitter, another arch's .mpy
+    from sense.fitplain import kernels_at, scan
 
 QBITS = 14     # the whitened kernels' fixed point (entries within +-1: int16)
 VBITS = 12     # a change is scaled so its largest channel is under 2^VBITS
@@ -40,6 +43,16 @@ VBIAS = 1 << VBITS
 START = 0.5    # the search between the cells: its first step, in cells ...
 FINEST = 1.0 / 8.0   # ... and its last
 MAX_SOLVES = 80      # ... and at most this many solves
+def _b64(text):
+    """The bytes of base64 text: a C binascii (the ESP32's, CPython's) takes
+    the str itself; micropython-lib's Python one (the WebAssembly port's)
+    only bytes."""
+    try:
+        return a2b_base64(text)
+    except TypeError:
+        return a2b_base64(text.encode())
+
+
 # a table's chip form (field "fixed") is little-endian int32 / uint16, as
 # the ESP32s and the host's arrays are; elsewhere k is decoded instead
 _LITTLE = getattr(sys, "byteorder", "little") == "little"
@@ -74,8 +87,8 @@ class Kernels:
             # Decoding k here is about 20,000 float operations, each a heap
             # object on an ESP32: measured 28 ms on the unix port, projected
             # 1.6 s on an S3, in the tick that sets a game up.
-            k = a2b_base64(fx["k"])
-            q = a2b_base64(fx["q"])
+            k = _b64(fx["k"])
+            q = _b64(fx["q"])
             nq = self.nx * self.ny * 3 * nch
             if len(k) != 4 * n or len(q) != 2 * nq:
                 raise ValueError("kernel table: field 'fixed' holds %d bytes of kernels and %d of whitened values, "
@@ -116,7 +129,7 @@ class Kernels:
         2^KBITS, plus KBIAS) and the factor f that made them so: the
         interpolation between cells is then integer work (_lerp), 80 times
         faster than in floats."""
-        raw = a2b_base64(table["k"])
+        raw = _b64(table["k"])
         if len(raw) != 4 * n:
             raise ValueError("kernel table: %d values, the grid needs %d" % (len(raw) // 4, n))
         top = 0.0
@@ -275,9 +288,14 @@ class Kernels:
         hs = self.hs
         dh = (hs[len(hs) - 1] - hs[0]) / (len(hs) - 1) if len(hs) > 1 else 1.0
         geo = self.geo
-        geo[0] = int((x - self.x0) * 256.0 / self.step + 0.5)
-        geo[1] = int((y - self.y0) * 256.0 / self.step + 0.5)
-        geo[2] = int((h - hs[0]) * 256.0 / dh + 0.5)
+        # clamped below here, above in kernels_at: a place < 0 read by viper
+        # on a 64-bit port is not sign-extended (it would clamp to the far end)
+        v = int((x - self.x0) * 256.0 / self.step + 0.5)
+        geo[0] = v if v > 0 else 0
+        v = int((y - self.y0) * 256.0 / self.step + 0.5)
+        geo[1] = v if v > 0 else 0
+        v = int((h - hs[0]) * 256.0 / dh + 0.5)
+        geo[2] = v if v > 0 else 0
         kernels_at(self.k, self.vi, self.ne, geo)
         ne = self.ne
         kb = self.kb
@@ -291,9 +309,9 @@ class Kernels:
         used: from the integer normal equations; a channel left out: the
         float solve)."""
         geo = self.geo
-        geo[0] = x
-        geo[1] = y
-        geo[2] = h
+        geo[0] = x if x > 0 else 0      # (clamped as in at())
+        geo[1] = y if y > 0 else 0
+        geo[2] = h if h > 0 else 0
         ne = self.ne
         kernels_at(self.k, self.vi, ne, geo)
         if self.upright:

@@ -1,22 +1,17 @@
 """The kernel fit's two integer loops (sense/fit.py) as @micropython.viper
-functions: machine code on the chip, plain Python with the same integers on
-CPython. Apart from fit.py because viper's ptr16/ptr32 are names only the
-viper compiler knows: lint and type checks cannot follow them (as in
-sense/viperloops.py). Loaded with the fit, only by a board with a kernel
-table. The values they read are biased to stay >= 0 (fit.KBIAS = 2^22,
-fit.VBIAS = 2^12, the literals below): a 32-bit load is not sign-extended
-on a 64-bit port.
+functions: machine code on the chip. sense/fitplain.py is the same code in
+plain Python, for CPython and interpreters without viper (fit.py imports
+this module where it compiles, that one elsewhere); tests/test_viper_loops.py
+proves both give the same integers on the same arrays. Apart from fit.py
+because viper's ptr16/ptr32 are names only the viper compiler knows: lint
+and type checks cannot follow them (as in sense/viperloops.py). Loaded with
+the fit, only by a board with a kernel table. The values they read are
+biased to stay >= 0 (fit.KBIAS = 2^22, fit.VBIAS = 2^12, the literals
+below): a 32-bit load is not sign-extended on a 64-bit port.
 """
 # ruff: noqa: F821
 # mypy: ignore-errors
-try:
-    import micropython   # MicroPython compiles @micropython.viper to machine code
-except ImportError:      # CPython: the same function as plain Python (same integers)
-    class micropython:   # noqa: N801
-        @staticmethod
-        def viper(f):
-            return f
-    ptr16 = ptr32 = object   # the viper annotations' names
+import micropython
 
 
 @micropython.viper
@@ -63,8 +58,10 @@ def scan(q: ptr16, vi: ptr32, gs: ptr32, n: int) -> int:
 def kernels_at(k: ptr32, vi: ptr32, ne: ptr32, g: ptr32):
     """The fixed-point kernels at a place between the cells and their
     normal equations against the change vi (|vi| < 2^12). g: the place
-    [x, y, height in 1/256 of a cell from the grid's first, clamped to
-    the grid], then nx, ny, heights, channels. ne[0:3 nch] = the kernels
+    [x, y, height in 1/256 of a cell from the grid's first, each >= 0
+    (the caller clamps: a 32-bit load is not sign-extended on a 64-bit
+    port), clamped here to the grid's far end], then nx, ny, heights,
+    channels. ne[0:3 nch] = the kernels
     trilinear between the eight cells around, plus KBIAS (k + KBIAS <
     2^23, so x 256 stays under 2^31; a convex sum of biased values is the
     biased sum); ne[3 nch:] = K^T K (00, 01, 02, 11, 12, 22) and

@@ -96,3 +96,25 @@ def test_devkitc_romfs_target(runs):
     assert rom and phone
     # even the most live between ticks (a lower bound of the heap needed)
     assert runs["rom"]["live"] <= limit
+
+
+def test_the_reference_board_runs_at_32_bits_without_viper():
+    """The reference board's game (amr2: I2C sensors, the kernel fit) on the
+    WebAssembly port, which has no native emitter: the fit's plain loops
+    (sense/fitplain.py) stand in for its viper kernels, the game runs to
+    its end with the board's real scanner over the bench's bus, and what it
+    holds between ticks is far inside the N8R8's PSRAM heap."""
+    from host_tools.bench.bench_sensing import with_detector
+    board = with_detector(boards.load("esp32s3_devkitc1_amr2"))
+    assert board["kernels"]["fixed"]
+    with open(os.path.join(os.path.dirname(sim.__file__), "..", "samples", "official.ndjson")) as f:
+        header = json.loads(f.readline())
+    sc = sim.random_game(1, board, header)
+    res = sim.run(board, sc, seed=1, header=sc.header)
+    f = heap32.run(board, res, dict(sc.header), phone=True)
+    kinds = [b.get("ev") for _, typ, b in f["out"] if typ == "game"]
+    assert "end" in kinds and kinds.count("stand") >= 5, sorted(set(kinds))
+    assert f["fails"] == 0
+    assert f["scan_i2c_reads"] == 32 and f["scan_i2c_writes"] == 36
+    # the kernel table and the fit's arrays are the board's big data
+    assert 100 * KB < f["live"] - f["code"] < 1024 * KB, f["live"]

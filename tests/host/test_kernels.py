@@ -197,3 +197,38 @@ def test_the_app_keeps_only_the_chip_form(amr2, table):
     stale = compact(dict(amr2, kernels=dict(table, fixed=dict(table["fixed"], kbits=KBITS - 1))))
     with pytest.raises(ValueError, match="deploy the board again"):
         Pipeline(expand(stale), lambda *a: None)
+
+
+def test_a_fit_at_the_cards_corner_is_the_same_on_micropython(amr2, table, tmp_path):
+    """The pattern search steps past the grid's first cells (places < 0):
+    the fit clamps them before the viper kernel reads them, which a 64-bit
+    port does not sign-extend (it read them as the grid's far end). The
+    unix port's fit of a magnet at the card's corner then equals CPython's."""
+    from mptools import FIRMWARE, micropython
+    w = worlds.get("mu300-t0.2")
+    sx = [c[0] for c in table["channels"]]
+    sy = [c[1] for c in table["channels"]]
+    top = amr2["sensor_plane_to_card_top_mm"]
+    got = []
+    for x, y in ((-21.5, -34.5), (-21.0, 34.0), (20.5, -33.0)):
+        b = w.field(0.027, (x, y, top + 3.0, 0.0, 0.0, 1.0), sx, sy, 0.0, True, (0.0, 0.0), top)
+        got.append([sum(b[j][i] * table["channels"][j][2][i] for i in range(3)) * amr2["sensor"]["counts_per_mT"]
+                    for j in range(6)])
+    p = tmp_path / "k.json"
+    p.write_text(json.dumps({"table": table, "v": got}))
+    script = ("import sys, json\nsys.path.insert(0, %r)\nfrom sense.fit import Kernels\n"
+              "d = json.loads(open(%r).read())\nk = Kernels(d['table'], 6)\n"
+              "u = bytearray(b'\\x01' * 6)\n"
+              "for v in d['v']:\n    f = k.fit(v, u)[:4]\n"
+              "    print('FIT', repr(f + (k._gain(v, u, -300, -40, 0), k._gain(v, u, 0, 0, 0))))\n" % (FIRMWARE, str(p)))
+    r = micropython(["-X", "heapsize=8M", "-c", script])
+    assert r.returncode == 0, r.stderr
+    mp = [eval(line[4:]) for line in r.stdout.splitlines() if line.startswith("FIT ")]
+    k = Kernels(table, 6)
+    u = bytearray(b"\x01" * 6)
+    for v, m in zip(got, mp):
+        want = k.fit(v, u)[:4]
+        assert m[:4] == pytest.approx(want, rel=1e-9, abs=1e-9)
+        # a place before the grid's first cell is that cell, on both
+        assert m[4] == m[5] == pytest.approx(k._gain(v, u, -300, -40, 0), rel=1e-9)
+    assert len(mp) == 3

@@ -1,0 +1,151 @@
+"""The kernel fit's two integer loops (sense/fit.py) in plain Python: what
+CPython and an interpreter without viper (the WebAssembly port; a .mpy of
+another architecture) run. sense/fitkernels.py is the same code as
+viper functions, the machine code a chip runs;
+tests/test_viper_loops.py proves both give the same integers on the same
+arrays. A change here is a change there.
+"""
+
+
+def scan(q, vi, gs, n):
+    """The explained energy |Q^T v|^2 of every cell (gs[c], in vi's units
+    squared) and the best cell. q: the cells' whitened kernels (nch x 3 per
+    cell, int16 in 2^14 stored unsigned), vi: the change in fixed point
+    plus VBIAS (|vi - VBIAS| < 2^12, so every product and sum stays under 2^31 on a 32-bit
+    chip and Python's integers give the same numbers). n: cells << 8 |
+    channels (the viper kernel takes four arguments)."""
+    ncell = n >> 8
+    nch = n & 255
+    best = -1
+    bc = 0
+    b = 0
+    w = nch * 3
+    c = 0
+    while c < ncell:
+        tot = 0
+        d = 0
+        while d < 3:
+            s = 0
+            i = b + d
+            j = 0
+            while j < nch:
+                x = int(q[i])
+                x -= (x & 0x8000) << 1
+                s += x * (int(vi[j]) - 4096)
+                i += 3
+                j += 1
+            s = s >> 14
+            tot += s * s
+            d += 1
+        gs[c] = tot
+        if tot > best:
+            best = tot
+            bc = c
+        b += w
+        c += 1
+    return bc
+
+
+def kernels_at(k, vi, ne, g):
+    """The fixed-point kernels at a place between the cells and their
+    normal equations against the change vi (|vi| < 2^12). g: the place
+    [x, y, height in 1/256 of a cell from the grid's first, each >= 0
+    (the caller clamps: a 32-bit load is not sign-extended on a 64-bit
+    port), clamped here to the grid's far end], then nx, ny, heights,
+    channels. ne[0:3 nch] = the kernels
+    trilinear between the eight cells around, plus KBIAS (k + KBIAS <
+    2^23, so x 256 stays under 2^31; a convex sum of biased values is the
+    biased sum); ne[3 nch:] = K^T K (00, 01, 02, 11, 12, 22) and
+    K^T v, with K shifted right until |K| < 2^13 (every sum stays under
+    2^31; the energy the kernels explain does not depend on their
+    scale)."""
+    nx = g[3]
+    ny = g[4]
+    nh = g[5]
+    nch = g[6]
+    x = g[0]
+    y = g[1]
+    h = g[2]
+    top = (nx - 1) << 8
+    if x >= top:
+        x = top - 1
+    if x < 0:
+        x = 0
+    top = (ny - 1) << 8
+    if y >= top:
+        y = top - 1
+    if y < 0:
+        y = 0
+    w = nch * 3
+    sh = nx * ny * w
+    if nh > 1:
+        top = (nh - 1) << 8
+        if h >= top:
+            h = top - 1
+        if h < 0:
+            h = 0
+    else:
+        h = 0
+        sh = 0
+    ax = x & 255
+    ay = y & 255
+    ah = h & 255
+    bx = 256 - ax
+    by = 256 - ay
+    bh = 256 - ah
+    sy = nx * w
+    b = (((h >> 8) * ny + (y >> 8)) * nx + (x >> 8)) * w
+    big = 0
+    j = 0
+    while j < w:
+        i = b + j
+        v0 = (((k[i] * bx + k[i + w] * ax) >> 8) * by + ((k[i + sy] * bx + k[i + sy + w] * ax) >> 8) * ay) >> 8
+        i += sh
+        v1 = (((k[i] * bx + k[i + w] * ax) >> 8) * by + ((k[i + sy] * bx + k[i + sy + w] * ax) >> 8) * ay) >> 8
+        v = (v0 * bh + v1 * ah) >> 8
+        ne[j] = v
+        v -= 4194304
+        if v < 0:
+            v = 0 - v
+        if v > big:
+            big = v
+        j += 1
+    s = 0
+    while (big >> s) >= 8192:
+        s += 1
+    a00 = 0
+    a01 = 0
+    a02 = 0
+    a11 = 0
+    a12 = 0
+    a22 = 0
+    r0 = 0
+    r1 = 0
+    r2 = 0
+    j = 0
+    i = 0
+    while j < nch:
+        kx = (int(ne[i]) - 4194304) >> s
+        ky = (int(ne[i + 1]) - 4194304) >> s
+        kz = (int(ne[i + 2]) - 4194304) >> s
+        v = int(vi[j]) - 4096
+        a00 += kx * kx
+        a01 += kx * ky
+        a02 += kx * kz
+        a11 += ky * ky
+        a12 += ky * kz
+        a22 += kz * kz
+        r0 += kx * v
+        r1 += ky * v
+        r2 += kz * v
+        i += 3
+        j += 1
+    ne[w] = a00
+    ne[w + 1] = a01
+    ne[w + 2] = a02
+    ne[w + 3] = a11
+    ne[w + 4] = a12
+    ne[w + 5] = a22
+    ne[w + 6] = r0
+    ne[w + 7] = r1
+    ne[w + 8] = r2

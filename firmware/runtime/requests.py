@@ -184,6 +184,10 @@ class Requests:
                 r["base"] = b[1]
             # ... and the Bakugan it knows by their magnet (lessons taught before)
             r["sigs"] = match.pipeline.signatures()
+            # ... and the world of the kernel table its fit uses (a replay fits the same)
+            kw = match.pipeline.kernel_world()
+            if kw is not None:
+                r["kernels"] = kw
         link.reply(seq, "ack", r)
 
     def cal(self, seq, body):

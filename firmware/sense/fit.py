@@ -72,6 +72,7 @@ class Kernels:
             raise ValueError("kernel table: %d channels per zone, the board has %d"
                              % (len(table["channels"]), nch))
         self.nch = nch
+        self.world = table.get("world")    # the world it was computed in (a probe: Pipeline.kernel_world)
         self.x0 = float(table["x0"])
         self.y0 = float(table["y0"])
         self.step = float(table["step"])

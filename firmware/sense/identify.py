@@ -137,10 +137,13 @@ class Identifier:
         hl = self.p.hl
         use = self.use
         n = 0
+        dead = False
         for j in range(len(chs)):
             c = chs[j]
             use[j] = 0 if (hl.bad[c] or hl.clipped(c)) else 1
             n += use[j]
+            if hl.bad[c]:
+                dead = True
         if n < 4:
             return 0.0, 1.0, False
         m, x, y, h, g, vv, var = self.kern.fit(vec, use)
@@ -148,6 +151,8 @@ class Identifier:
         self.fitz = zi
         se = noise * (var / nframes) ** 0.5
         a = abs(m)
+        if dead and self.kern.upright and se < par["fit_upright_rel"] * a:
+            se = par["fit_upright_rel"] * a
         ok = a >= par["min_level_sigma"] * se and self.mlo / par["fit_moment_slack"] <= a <= \
             self.mhi * par["fit_moment_slack"]
         return m, se, ok

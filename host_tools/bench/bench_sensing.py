@@ -556,13 +556,7 @@ def with_detector(board, how="auto"):
     "kernels", or "auto" and the world is computed physics; as it is for
     "classic" (the sheet level / dipole fit of the Hall mat)."""
     from host_tools.boards import kernels
-    from host_tools.sim import worlds
-    world = worlds.get(board.get("world") or worlds.default_name(board))
-    if how == "classic" or (how == "auto" and not world.computed):
-        return board
-    b = dict(board)
-    b["kernels"] = kernels.build(board, world.name)
-    return b
+    return kernels.for_board(board, how=how)
 
 
 def _row(world, name, games, tot, per):

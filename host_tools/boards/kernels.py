@@ -128,6 +128,20 @@ def fixed_form(table):
             "q": base64.b64encode(kern.q.tobytes()).decode("ascii")}
 
 
+def for_board(board, world=None, how="auto"):
+    """The board as its pipeline gets it: with the kernel table of `world`
+    (default: the world the simulator would run it in, host_tools/sim/worlds.py
+    default_name) when `how` is "kernels", or "auto" and that world is
+    computed physics; as it is for "classic" (the Hall mat's sheet level /
+    dipole fit) or a world of assumed physics (capture)."""
+    w = _worlds.get(world or board.get("world") or _worlds.default_name(board))
+    if how == "classic" or (how == "auto" and not w.computed):
+        return board
+    b = dict(board)
+    b["kernels"] = build(board, w.name)
+    return b
+
+
 def dumps(table):
     return json.dumps(table, indent=1, sort_keys=True) + "\n"
 

@@ -105,7 +105,8 @@ def parse_kit(text):
     return kit
 
 
-_NOT_GAME = ("bakumat", "version", "board", "rate_hz", "channels", "max_counts", "baseline", "signatures")
+_NOT_GAME = ("bakumat", "version", "board", "rate_hz", "channels", "max_counts", "baseline", "signatures",
+             "kernel_world")
 
 
 def header_from_file(path):

@@ -255,6 +255,10 @@ def run(args):
             if type(ack.get("sigs")) is dict and ack["sigs"]:
                 # what it learnt before (lessons): the replay identifies as it does
                 raw_header["signatures"] = ack["sigs"]
+            if type(ack.get("kernels")) is str:
+                # the world of the kernel table its detector fits (deploy
+                # installed it): the replay fits the same
+                raw_header["kernel_world"] = ack["kernels"]
             take(bl.link.take())
             while True:
                 now = time.monotonic()

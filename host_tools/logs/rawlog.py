@@ -43,12 +43,15 @@ def make_header(board, game):
     mode, first, target and players (game may be None for a bare recording)."""
     h = {"bakumat": KIND, "version": VERSION, "board": board["name"], "rate_hz": board["rate_hz"],
          "channels": len(board["sensors"]), "max_counts": board["sensor"]["max_counts"]}
+    kt = board.get("kernels")
+    if kt:
+        h["kernel_world"] = kt["world"]     # the detector's table: a replay fits the same
     if game:
         for k in ("mode", "first", "target", "players"):
             if k in game:
                 h[k] = game[k]
         for k in game:      # a mode's own header fields (extras: season)
-            if k not in h and k not in ("bakumat", "version", "baseline", "signatures"):
+            if k not in h and k not in ("bakumat", "version", "baseline", "signatures", "kernel_world"):
                 h[k] = game[k]
         h.setdefault("mode", "official")
     return h
@@ -133,7 +136,26 @@ def _check_header(obj, line, load_board):
         _check_baseline(obj["baseline"], line, n, maxc)
     if "signatures" in obj:
         _check_signatures(obj["signatures"], line)
-    return board
+    return _with_kernels(board, obj, line)
+
+
+def _with_kernels(board, obj, line):
+    """The board as it sensed: with the kernel table of the world the
+    header's `kernel_world` names (what the board's detector fitted), else
+    of the world the board would be simulated in (an older log of a kernel
+    mat: its nominal world); a Hall mat's as it is."""
+    from host_tools.boards import kernels
+    from host_tools.sim import worlds
+    w = obj.get("kernel_world")
+    if w is not None:
+        if type(w) is not str or w not in worlds.WORLDS or not worlds.get(w).computed:
+            raise RawLogError(line, "header: kernel_world: expected a computed world (%s), got %s"
+                              % (", ".join(n for n in worlds.WORLDS if worlds.get(n).computed),
+                                 cut(json.dumps(w), 40)))
+    try:
+        return kernels.for_board(board, w)
+    except UserError as e:
+        raise RawLogError(line, "header: board %r: %s" % (board.get("name"), e))
 
 
 def _check_signatures(sigs, line):

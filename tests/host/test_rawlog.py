@@ -365,3 +365,30 @@ def test_replay_starts_knowing_the_headers_signatures(tmp_path, board):
     swapped = dict(learnt, drago=learnt["saurus"], saurus=learnt["drago"])
     lands = [e for e in replay(dict(head, signatures=swapped)) if e["ev"] == "land"]
     assert [(e["zone"], e["bakugan"]) for e in lands] == [(4, "saurus")]
+
+
+def test_a_kernel_mat_log_says_which_table_its_detector_fitted(monkeypatch):
+    """A raw log of the amr2 mat carries the world of the board's kernel
+    table (`kernel_world`); reading it gives the board with that table, so a
+    replay fits the model the board fitted. A log without the field (older)
+    gets the mat's nominal world's; an unknown or assumed-physics world is
+    refused in one line naming the field."""
+    from host_tools.boards import kernels
+    monkeypatch.delenv("BAKUMAT_WORLD", raising=False)
+    amr2 = boards.load("amr2")
+    b = kernels.for_board(amr2, "mu1000-t0.2")
+    res = sim.run(b, sim.parse_scenario("card on zone 4 at 0.2s\nplace drago on zone 4 at 0.5s\nremove drago at 1s\n"), seed=3)
+    lines = res.raw_lines(game_header())
+    assert json.loads(lines[0])["kernel_world"] == "mu1000-t0.2"
+    log = read(lines)
+    assert log.board["kernels"]["world"] == "mu1000-t0.2"
+    assert log.board["kernels"]["k"] == b["kernels"]["k"]
+    old = json.loads(lines[0])
+    del old["kernel_world"]
+    assert read([json.dumps(old)] + lines[1:]).board["kernels"]["world"] == "mu300-t0.2"
+    for bad in ("mu7", "capture", 3):
+        h = dict(old, kernel_world=bad)
+        e = err([json.dumps(h)] + lines[1:])
+        assert e.line == 1 and "kernel_world" in str(e) and "mu300-t0.2" in str(e), str(e)
+    # the Hall mat's log has no table
+    assert "kernel_world" not in rawlog.make_header(boards.load("reference"), game_header())

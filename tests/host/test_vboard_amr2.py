@@ -84,7 +84,9 @@ def test_the_amr2_board_senses_in_its_nominal_world(tmp_path):
         try:
             assert link.request("cfg", header, timeout=20)[1]["ok"]
             # the raw scans: one 16-bit reading per channel, near the zero field (32768 counts, 1 mG each)
-            link.request("raw", {"on": True}, timeout=20)
+            ack = link.request("raw", {"on": True}, timeout=20)[1]
+            # ... and the world of the kernel table it fits (record puts it in the raw log's header)
+            assert ack["kernels"] == "mu300-t0.2", ack
             fr = link.wait_for(lambda f: f[1] == "frame", timeout=20)[2]["c"]
             link.request("raw", {"on": False}, timeout=20)
             assert len(fr) == n and all(abs(v - 32768) < 400 for v in fr), fr

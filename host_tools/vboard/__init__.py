@@ -45,6 +45,7 @@ from host_tools.errors import UserError
 HDR = struct.Struct("<BII")
 BOOT_MS = 300           # virtual time a (re)boot takes
 DEFAULT_PORT = 7000     # `bakumat vboard` serves its serial link on 127.0.0.1:7000
+CONSOLE_MAX = 8 << 20   # bytes of the board's output kept (VBoard.console)
 
 
 def micropython_exe():
@@ -177,7 +178,8 @@ class VBoard:
         self.resets = []            # (T, cause) of every restart
         self.boots = 0
         self.hellos = []
-        self.console = bytearray()  # everything the board printed (also forwarded)
+        self.console = bytearray()  # everything the board printed (also forwarded), its last CONSOLE_MAX bytes
+        self.console_dropped = 0    # ... and how many bytes before them were let go
         self.proc = None
         self._procs = []            # every process started (stop() makes sure none is left)
         self.exit_codes = []
@@ -384,8 +386,12 @@ class VBoard:
                 continue
             with self._lock:
                 self.console += data
-                if len(self.console) > 1 << 20:
-                    del self.console[:len(self.console) - (1 << 19)]
+                # bounded: a raw stream is about 30 KB/s (96 channels of
+                # 16-bit counts at 50 Hz), so 8 MB keep minutes of it
+                if len(self.console) > CONSOLE_MAX:
+                    cut = len(self.console) - CONSOLE_MAX // 2
+                    del self.console[:cut]
+                    self.console_dropped += cut
             c = self._client
             if c is not None:
                 try:

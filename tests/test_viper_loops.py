@@ -204,3 +204,59 @@ def test_the_fit_kernels_match_their_plain_loops(tmp_path):
     r = micropython(["-X", "heapsize=8M", "-c", FIT_SCRIPT % {"fw": os.path.join(REPO, "firmware"), "table": str(p)}])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "SAME 300" in r.stdout
+
+
+SENSED_SCRIPT = r"""
+import sys, json
+sys.path.insert(0, %(fw)r)
+from array import array
+from sense.pipeline import Pipeline
+board = json.loads(open(%(board)r).read())
+evs = []
+p = Pipeline(board, evs.append)
+n = p.n
+fr = array("I", [0] * n)
+raw = bytearray(4 * n)
+tb = bytearray(4)
+f = open(%(frames)r, "rb")
+while f.readinto(tb) == 4:
+    f.readinto(raw)
+    t = tb[0] | (tb[1] << 8) | (tb[2] << 16) | (tb[3] << 24)
+    for c in range(n):
+        fr[c] = raw[4 * c] | (raw[4 * c + 1] << 8) | (raw[4 * c + 2] << 16) | (raw[4 * c + 3] << 24)
+    p.feed(fr, t)
+for e in evs:
+    print("EV " + json.dumps(e))
+"""
+
+
+def test_the_amr2_mat_senses_alike_on_cpython_and_micropython(tmp_path):
+    """The reference mat's game (its kernel table, three channels failing
+    halfway) sensed by the pipeline under CPython (the fit's plain loops)
+    and under the micropython binary (its viper kernels): the same sensed
+    events, to the last digit of every field."""
+    from host_tools import fwpath
+    from host_tools.boards import kernels
+    fwpath.ensure()
+    from sense.pipeline import Pipeline
+    board, res = _game("amr2", 2, world="mu300-t0.2")
+    board["kernels"] = kernels.build(board, "mu300-t0.2")
+    frames = _frames_with_faults(res, int(board["sensor"]["max_counts"]), 7)
+    fp = tmp_path / "frames.bin"
+    with open(fp, "wb") as f:
+        for t, counts in frames:
+            f.write(struct.pack("<I", t) + struct.pack("<%dI" % len(counts), *counts))
+    bp = tmp_path / "board.json"
+    bp.write_text(json.dumps(board))
+    r = micropython(["-X", "heapsize=8M", "-c", SENSED_SCRIPT % {"fw": os.path.join(REPO, "firmware"),
+                                                                 "board": str(bp), "frames": str(fp)}])
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    mp = [json.loads(x[3:]) for x in r.stdout.splitlines() if x.startswith("EV ")]
+    evs = []
+    p = Pipeline(json.loads(bp.read_text()), evs.append)
+    for t, counts in frames:
+        p.feed(counts, t)
+    cp = json.loads(json.dumps(evs))
+    kinds = [e["ev"] for e in cp]
+    assert kinds.count("land") >= 3 and "fault" in kinds, kinds
+    assert mp == cp

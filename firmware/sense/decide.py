@@ -192,6 +192,7 @@ class Decide:
             return _GONE
         tail = False
         arrival = False
+        ok_r = True
         if best.sig:
             lr, se_r, ok_r = pl.idf.level(zi, rest, 3)
             a = lr / best.sig
@@ -214,6 +215,17 @@ class Decide:
         if not arrival and bt.expected_arrival(zi, best):
             arrival = True
             bt.mark(zi)
+        if not arrival and not tail and not ok_r:
+            # What is left is no Bakugan's field on this card (its moment
+            # under the range, or no level at all): the residue of the
+            # lift (the Bakugan held tilted off the card's edge, a
+            # neighbour's field), not an arrival, however long it holds.
+            # Read as one, the change (minus the lifted one's own field) was
+            # a Bakugan of the other polarity landing, and the lifted one
+            # kept standing there (3 false landings and 3 missed in 16
+            # development games: the Bakugan the mat still saw standing was
+            # no candidate for its next throw).
+            return _GONE
         if not arrival and t - fr.wt0[zi] < wait:
             pl._wait(zi, "tail" if tail else "residue")
             fr.keep(zi, t + fr.period_ms)

@@ -88,11 +88,11 @@ def replay_raw(path, mode, out=None, use_context=True, zone=None):
     why = None
     if mode == "why":
         from host_tools.logs.rawwhy import Explainer
-        m = Match(board, game, lambda ev: why.sensed(ev), use_context=use_context)
+        m = Match(board, game, lambda ev: why.sensed(ev), use_context=use_context, params=board_params())
         why = Explainer(out, m.pipeline, zone=zone)
         m.pipeline.on_wait = why.wait
     else:
-        m = Match(board, game, sensed, use_context=use_context)
+        m = Match(board, game, sensed, use_context=use_context, params=board_params())
     rawlog.resume(m, header)
     t = 0
     for lineno, kind, t, obj in items:
@@ -112,6 +112,15 @@ def replay_raw(path, mode, out=None, use_context=True, zone=None):
     elif mode != "sensed":
         game.finish(t)
     return 0
+
+
+def board_params():
+    """The sensing parameters the board's game runs with (runtime.session:
+    rolls across the mat reported, for the table's miss inference), so a
+    replay senses what the board sensed."""
+    fwpath.ensure()
+    from runtime.session import ROLL_PARAMS
+    return ROLL_PARAMS
 
 
 def event_log(path):
@@ -157,7 +166,7 @@ def event_log(path):
                 self.log.append({"t": self.game.t if t is None else t, "ev": "undo"})
             return last
     game = Logged(header)
-    m = Match(board, game)
+    m = Match(board, game, params=board_params())
     rawlog.resume(m, header)
     for lineno, kind, obj in items:
         try:

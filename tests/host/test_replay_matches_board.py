@@ -83,23 +83,10 @@ def _vboard(tmp_path, name):
     return v
 
 
-@pytest.fixture
-def vb(tmp_path):
-    """The Hall board. (The reference board's lesson game is not played
-    here: the virtual board's live scenario simulates the past again at
-    each step, with the standing Bakugan in new random poses, and its splice
-    leaves the difference, about 100 counts on the amr2 mat's 3-axis
-    sensors, when a Bakugan is lifted: the lift of a lesson then reads as
-    an arrival. docs/host-tools.md, "Live scenarios".)"""
-    v = _vboard(tmp_path, BOARD)
-    yield v
-    v.stop()
-
-
 @pytest.fixture(params=[BOARD, AMR2])
-def vb_any(tmp_path, request):
+def vb(tmp_path, request):
     """The Hall board and the reference board (sensed with the kernel fit;
-    its raw log names the table's world)."""
+    its raw log names the table's world, so the replay fits the same)."""
     v = _vboard(tmp_path, request.param)
     yield v
     v.stop()
@@ -136,12 +123,8 @@ def test_a_recorded_game_with_lessons_replays_as_the_board_decided(vb, tmp_path)
         s.wait("game", lambda b: b.get("ev") == "placed" and b.get("zone") == 5)
         # a lesson during the game, from a player (as the phone's teach box does)
         live.add("register tigrerra on zone 9")
-        # the card first, the Bakugan once the mat has taken the card's own
-        # change as the zone's empty state (a gate card's plate bends the
-        # room's field by about 100 counts under the amr2 mat's 3-axis
-        # sensors; a lesson that takes card and Bakugan together leaves
-        # that residue at the lift: docs/sensing-pipeline.md, session 9)
-        live.add("card on zone 9\nplace tigrerra on zone 9 at 2s")
+        live.add("card on zone 9")
+        live.add("place tigrerra on zone 9")
         s.wait("mat", lambda b: b.get("learned") and b.get("bakugan") == "tigrerra", what="tigrerra learnt")
         live.add("remove zone 9")
         live.add("card off zone 9")
@@ -184,16 +167,16 @@ def test_a_recorded_game_with_lessons_replays_as_the_board_decided(vb, tmp_path)
     assert "event log (" in err
 
 
-def test_a_recording_stopped_with_kill_keeps_a_valid_log(vb_any, tmp_path):
+def test_a_recording_stopped_with_kill_keeps_a_valid_log(vb, tmp_path):
     """`kill` (SIGTERM) ends a bare `bakumat record` as Ctrl-C does: the
     board back to its line speed, the log whole and replayable."""
     raw = tmp_path / "bare.raw.ndjson"
-    with open_link(vb_any.url) as link:
+    with open_link(vb.url) as link:
         assert link.request("cfg", header(), timeout=10)[1]["ok"]
-    mark = len(vb_any.console)
-    rec = subprocess.Popen([tool("bakumat"), "record", str(raw), "--port", vb_any.url],
+    mark = len(vb.console)
+    rec = subprocess.Popen([tool("bakumat"), "record", str(raw), "--port", vb.url],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    s = Sent(vb_any, mark)
+    s = Sent(vb, mark)
     try:
         s.wait("frame", lambda b: True, what="raw frames")
         deadline = time.monotonic() + 30
@@ -207,7 +190,7 @@ def test_a_recording_stopped_with_kill_keeps_a_valid_log(vb_any, tmp_path):
     lines = raw.read_text().splitlines()
     assert json.loads(lines[0])["bakumat"] == "raw" and len(lines) > 10
     # the reference board says which kernel table its detector fits (the raw ack)
-    want = "mu300-t0.2" if vb_any.board["name"] == AMR2 else None
+    want = "mu300-t0.2" if vb.board["name"] == AMR2 else None
     assert json.loads(lines[0]).get("kernel_world") == want
     r = bakumat("replay", "--sensed", str(raw))
     assert r.returncode == 0, r.stderr

@@ -128,7 +128,8 @@ def raw_timeline(path):
                     tl = Timeline("raw", path, board, game_header)
                     tl.add(tr, "start: %s game on %s, %s" % (game_header.get("mode", "official"), board["name"],
                                                              " vs ".join(p["name"] for p in game_header["players"])), 0)
-                    m = Match(board, tr.game, _sensed_sink(pending, tr))
+                    from host_tools.logs.rawreplay import board_params
+                    m = Match(board, tr.game, _sensed_sink(pending, tr), params=board_params())
                     rawlog.resume(m, header)
                     from host_tools.logs.rawwhy import Waits
                     waits = Waits(m.pipeline.zone_ids)

@@ -253,7 +253,8 @@ def _recorded_late(board, seed, k):
     live = []
     b = dict(board)
     b["rate_hz"] = 50
-    m = Match(b, Journal(game_header(), None), live.append)
+    from host_tools.logs.rawreplay import board_params
+    m = Match(b, Journal(game_header(), None), live.append, params=board_params())   # as the board's game
     snap = None
     ctl = list(res.controls)
     assert ctl and ctl[0]["t"] > start
@@ -280,7 +281,7 @@ def test_replay_resumes_from_the_recordings_baseline(tmp_path, board):
         path.write_text("".join(ln + "\n" for ln in lines), encoding="utf-8")
         out = io.StringIO()
         rawreplay.replay_raw(str(path), "sensed", out=out)
-        return [json.loads(x) for x in out.getvalue().splitlines()]
+        return [e for e in (json.loads(x) for x in out.getvalue().splitlines()) if e["ev"] in ("land", "leave", "fault")]
 
     apart = 0
     for seed in range(1, 9):
@@ -355,7 +356,7 @@ def test_replay_starts_knowing_the_headers_signatures(tmp_path, board):
         path.write_text("".join(ln + "\n" for ln in [json.dumps(head)] + lines[1:]), encoding="utf-8")
         out = io.StringIO()
         rawreplay.replay_raw(str(path), "sensed", out=out)
-        return [json.loads(x) for x in out.getvalue().splitlines()]
+        return [e for e in (json.loads(x) for x in out.getvalue().splitlines()) if e["ev"] in ("land", "leave", "fault")]
     head = json.loads(lines[0])
     assert "signatures" not in head
     with_sigs = replay(dict(head, signatures=learnt))

@@ -26,7 +26,6 @@ from math import sqrt
 from struct import unpack_from
 import sys
 
-
 try:
     from sense.fitkernels import kernels_at, scan   # viper machine code, where the interpreter compiles it
 except (ImportError, SyntaxError, ValueError, NameError):   # CPython, no native emitter, another arch's .mpy
@@ -43,6 +42,8 @@ VBIAS = 1 << VBITS
 START = 0.5    # the search between the cells: its first step, in cells ...
 FINEST = 1.0 / 8.0   # ... and its last
 MAX_SOLVES = 80      # ... and at most this many solves
+
+
 def _b64(text):
     """The bytes of base64 text: a C binascii (the ESP32's, CPython's) takes
     the str itself; micropython-lib's Python one (the WebAssembly port's)
@@ -56,6 +57,7 @@ def _b64(text):
 # a table's chip form (field "fixed") is little-endian int32 / uint16, as
 # the ESP32s and the host's arrays are; elsewhere k is decoded instead
 _LITTLE = getattr(sys, "byteorder", "little") == "little"
+
 
 class Kernels:
     """A decoded kernel table: k (array 'f', index (((ih * ny + iy) * nx +

@@ -60,10 +60,12 @@ _LITTLE = getattr(sys, "byteorder", "little") == "little"
 
 
 class Kernels:
-    """A decoded kernel table: k (array 'f', index (((ih * ny + iy) * nx +
-    ix) * nch + ch) * 3 + d, d the moment's axis x, y, z), the grid (x0, y0,
-    step, nx, ny, hs) and nch. Scratch arrays for the fit are made here,
-    once."""
+    """A decoded kernel table: k (array 'i', fixed point plus KBIAS, index
+    (((ih * ny + iy) * nx + ix) * nch + ch) * 3 + d, d the moment's axis x,
+    y, z), q (the middle height whitened, array 'H'), the grid (x0, y0,
+    step, nx, ny, hs) and nch; copied from the table's chip form when it
+    has one, else decoded from its float32 values. Scratch arrays for the
+    fit are made here, once."""
 
     def __init__(self, table, nch, scale=1.0):
         """table: the format's fields (a dict, as json.load gives it); nch:

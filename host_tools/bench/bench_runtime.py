@@ -237,8 +237,8 @@ def heap32_section(board, res, header, out, quick=False):
         out.write("  (a kernel board: this port has no native emitter, so the fit runs its plain loops "
                   "(sense/fitplain.py), whose products over 2^30 are long ints on the heap, and its binascii is "
                   "micropython-lib's Python one: both add garbage within a tick that the chip's viper kernels and C "
-                  "binascii do not make. The most live between ticks is exact; peak play and setup are upper "
-                  "bounds)\n")
+                  "binascii do not make. The most live between ticks is exact; peak play, setup and the count of "
+                  "collections a game makes are upper bounds)\n")
     modules_section(runs, out)
     if not quick:
         st = heap32.run(board, res, header, phone=True, stack=True)

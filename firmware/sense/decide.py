@@ -425,9 +425,11 @@ class Decide:
                 # keeps those frames in its mean: start it again from this
                 # frame (the dwell applies again)
                 fade = False
-                for o in occ:
-                    if o.landed and o.sig * level < 0.0 and not pl.bt.expected_arrival(zi, o):
-                        fade = True
+                if idf.kern is not None and not lifting:
+                    for o in occ:
+                        if o.landed and o.sig * level < 0.0 and not pl.bt.expected_arrival(zi, o):
+                            fade = True
+                            break
                 if idf.kern is not None and not lifting and not fade and not self._leak(zi, t):
                     # ... but a level that already is a candidate's (early_z)
                     # is a Bakugan landed, whatever it still creeps by: the

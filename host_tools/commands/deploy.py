@@ -114,8 +114,7 @@ def with_kernels(board_def, calib, out):
     if name is None or not worlds.get(name).computed:
         return board_def
     from host_tools.boards import kernels
-    b = dict(board_def)
-    b["kernels"] = kernels.build(board_def, name)
+    b = kernels.for_board(board_def, name)
     out.write("kernel table of world %s (%s)\n" % (
         name, "measured by diag plate" if worlds.measured(calib) else "the mat's nominal world"))
     return b

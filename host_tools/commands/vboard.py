@@ -189,10 +189,10 @@ def run(args):
         board = worlds.with_world(board, name)
     except worlds.WorldError as e:
         raise UserError("--world: %s" % e)
-    if worlds.get(name).computed and "wiring" in board:
+    if "wiring" in board:
         # the board's detector fits the kernel table of the world it senses (as the demo's)
         from host_tools.boards import kernels
-        board["kernels"] = kernels.build(board, name)
+        board = kernels.for_board(board, name)
     script = None
     if args.script:
         try:

@@ -566,9 +566,7 @@ def demo_board(board_name=None, world=None):
         board = worlds.with_world(board, name)
     except worlds.WorldError as e:
         raise UserError("--world: %s" % e)
-    if worlds.get(name).computed:
-        board["kernels"] = kernels.build(board, name)
-    return board
+    return kernels.for_board(board, name)
 
 
 def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_browser, answers, linger, stop,

@@ -404,6 +404,20 @@ def time_section(board, res, header, out, runs=2):
                       "save ticks: %d erases\n"
                       % (w[11], w[12], w[8], w[7], n, len(sv), sum(r[11] for r in sv) * 1.0 / n,
                          sum(r[12] for r in sv) * 1.0 / n, sum(r[11] for r in recs if r[8] == 0)))
+    r = p0["event_rec"] if p0["event_max"] >= p0["save_max"] else p0["save_rec"]
+    if r is not None:
+        # what the worst event/save tick is made of (the first chip): the
+        # decision (sense) and the flash are the parts that can be cut
+        k = p0["ratio"]
+        save_us = r[9] if len(r) > 10 else 0
+        flash = chiptime.flash_ops_us(r[11], r[12]) if len(r) > 12 else 0
+        out.write("  the worst event/save tick on %s, ms: scan %.1f, sense %.1f (the decision and the referee step; "
+                  "the saves' own time here, not projected, apart), link %.1f, show %.1f, tx %.1f, flash %.1f (%d erases, "
+                  "%d bytes programmed); %d events, %d saves in it. A decision's cost on the chip's clock, tick by "
+                  "tick: `bakumat bench sensing --chip-clock`\n"
+                  % (chiptime.CHIPS[0][0], p0["stages"][0] / 1000.0, (r[1] - save_us) * k / 1000.0, r[2] * k / 1000.0, (r[3] * k + r[5] * n_leds * chiptime.LED_US) / 1000.0,
+                     (r[4] * k + chiptime.serial_stall_us(r[6], 115200)) / 1000.0, flash / 1000.0,
+                     r[11] if len(r) > 12 else 0, r[12] if len(r) > 12 else 0, r[7], r[8]))
     for name, _, _ in chiptime.CHIPS:
         p = proj[name]
         w = max(p["event_max"], p["save_max"])

@@ -78,7 +78,8 @@ TRUTH_LAG_MS = 600
 ANSWER_MS = 1500   # a player answering the mat's question (BACK) this long after it
 
 
-def run_pipeline(board, header, res, use_context=True, params=None, truth_context=False, answer=False, named=None):
+def run_pipeline(board, header, res, use_context=True, params=None, truth_context=False, answer=False, named=None,
+                 clock=None):
     """Feed a simulated game through Match (pipeline + referee); return the
     sensed events. truth_context: identification asks a second referee fed
     with the true landings (up to TRUTH_LAG_MS ago) instead of the match's
@@ -89,7 +90,9 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
     runner-up is; each accepted answer goes into the returned list as an
     `ident` with "by": "player". named: a list that receives (position in
     the returned list, zone, bakugan, posterior) each time the mat names a
-    landing (Pipeline.on_named; position: the event it follows)."""
+    landing (Pipeline.on_named; position: the event it follows). clock: a
+    chipclock.Clock: the game on the chip's clock (the frames a long tick
+    covers are not fed; each event gets "seen", the end of its tick)."""
     fwpath.ensure()
     import referee
     from match import Match
@@ -125,6 +128,7 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
     ctl = res.controls
     ci = 0
     nc = len(ctl)
+    busy = -1    # on the chip's clock: the tick in progress ends then
     for t, v in res.frames:
         while ci < nc and ctl[ci]["t"] <= t:
             m.control(ctl[ci])
@@ -137,7 +141,20 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
                 sensed.append({"ev": "ident", "t": t, "zone": z, "bakugan": b, "by": "player", "was": was})
         if truth_context:
             box[1] = t
+        if clock is None:
+            m.frame(v, t)
+            continue
+        if t < busy:
+            clock.dropped += 1     # the chip is still deciding: this frame is never scanned
+            continue
+        n0 = len(sensed)
+        clock.start()
         m.frame(v, t)
+        ms = clock.tick_ms()
+        for e in sensed[n0:]:
+            e["seen"] = t + ms
+        if ms > clock.period_ms:
+            busy = t + ms
     while ci < nc:
         m.control(ctl[ci])
         ci += 1
@@ -218,7 +235,8 @@ def score(truth, sensed, named=()):
         "id_latency": [l["ident_t"] - o["t"] for o, l in game],
         # throws (what the players wait for) and lessons (`register`: the mat
         # waits lesson_ms of stillness on purpose) apart
-        "latency": [l["t"] - o["t"] for o, l in matched if not o.get("lesson")],
+        # ("seen": on the chip's clock, when the tick that decided it ended)
+        "latency": [l.get("seen", l["t"]) - o["t"] for o, l in matched if not o.get("lesson")],
         "latency_lesson": [l["t"] - o["t"] for o, l in matched if o.get("lesson")],
     }
 
@@ -550,6 +568,61 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
     return tot
 
 
+def _one_chip_game(args):
+    """One game on the chip's clock (host_tools/bench/chipclock.py)."""
+    from host_tools.bench import chipclock
+    board, seed, params, costs, quiet_ms = args
+    header, res = simulate(board, seed)
+    clock = chipclock.Clock(costs, quiet_ms)
+    s = score(res.truth, run_pipeline(board, header, res, True, params, clock=clock))
+    return {"opens": s["opens"], "lands": s["lands"], "matched": len(s["matched"]), "false": len(s["false"]),
+            "missed": len(s["missed"]), "latency": s["latency"], "id_n": s["id_n"], "id_ok": s["id_ok"],
+            "ticks": clock.ticks, "over": clock.over, "dropped": clock.dropped, "long": clock.long,
+            "worst_ms": clock.worst_ms}
+
+
+def chip_clock(board, games, seed, costs, quiet_ms, params=None, jobs=1, name=None, out=sys.stdout):
+    """The corpus on the chip's clock: every decision as long as on the S3,
+    the frames it covers never scanned. Prints its figures, returns them."""
+    from host_tools.bench import chipclock
+    tasks = [(board, seed + k, params, costs, quiet_ms) for k in range(games)]
+    if jobs > 1:
+        import multiprocessing
+        with multiprocessing.Pool(jobs) as pool:
+            rs = pool.map(_one_chip_game, tasks)
+    else:
+        rs = [_one_chip_game(t) for t in tasks]
+    tot = {}
+    for r in rs:
+        for k, v in r.items():
+            if k == "worst_ms":
+                tot[k] = max(tot.get(k, 0.0), v)
+            else:
+                tot[k] = tot.get(k, 0 if not isinstance(v, list) else []) + v
+    lat = tot["latency"]
+    lng = sorted(tot["long"])
+    w = out.write
+    w("on the chip's clock (%s, %s corpus, %d games): each frame's decisions cost what they would on the chip"
+      " (%.0f us a solve, %.0f us a fit, %.0f us a decision besides; measured on micropython, pystone %.0f/s,"
+      " the model's error %.0f %% rms over %d deciding frames), on a quiet tick of %.1f ms; a tick over %d ms"
+      " leaves the frames it covers unscanned (host_tools/bench/chipclock.py):\n"
+      % (chipclock.chip_name(), name or "", games, costs.solve, costs.fit, costs.settle, costs.pystones,
+         100 * costs.resid, costs.n, quiet_ms, chipclock.PERIOD_MS))
+    w("  precision %.4f, recall %.4f (%d true openings, %d sensed, %d false, %d missed); identity with the"
+      " referee's context %.4f\n"
+      % (tot["matched"] / float(tot["lands"] or 1), tot["matched"] / float(tot["opens"] or 1), tot["opens"],
+         tot["lands"], tot["false"], tot["missed"], tot["id_ok"] / float(tot["id_n"] or 1)))
+    if lat:
+        w("  latency as the players see it (the deciding tick's end - the true opening): median %d, p95 %d ms"
+          " (target <= %d), max %d\n" % (statistics.median(lat), _pct(lat, 0.95), TARGETS["latency_p95_ms"], max(lat)))
+    w("  ticks over %d ms: %d of %d (%.2f %%), %.1f a game; their median %.0f ms, p95 %.0f, worst %.0f ms;"
+      " frames never scanned: %d (%.2f %%)\n"
+      % (chipclock.PERIOD_MS, tot["over"], tot["ticks"], 100.0 * tot["over"] / max(1, tot["ticks"]),
+         tot["over"] / float(games or 1), statistics.median(lng) if lng else 0, _pct(lng, 0.95) if lng else 0,
+         tot["worst_ms"], tot["dropped"], 100.0 * tot["dropped"] / max(1, tot["ticks"] + tot["dropped"])))
+    return tot
+
+
 def with_detector(board, how="auto"):
     """The board the pipeline gets: with the kernel table of the simulated
     world (the mat's calibrated world; host_tools/boards/kernels.py) when `how` is
@@ -638,6 +711,11 @@ def main(argv=None):
     ap.add_argument("--detection", action="store_true",
                     help="the landings only: skip the identity modes (no context, true context, answers, untaught),"
                          " a fifth of the time; the table's identity columns read '-'")
+    ap.add_argument("--chip-clock", action="store_true",
+                    help="besides: the corpus on the chip's clock (each decision as long as on the ESP32-S3, the"
+                         " frames it covers unscanned; host_tools/bench/chipclock.py)")
+    ap.add_argument("--quiet-ms", type=float,
+                    help="with --chip-clock: the board's quiet tick on the chip, ms (default: chipclock.QUIET_MS)")
     args = ap.parse_args(argv)
     board = boards.load(args.board)
     if args.worlds:
@@ -653,6 +731,13 @@ def main(argv=None):
         # the idle mat and the micropython figures do not depend on the corpus: once, at the end
         report(board, args.games, args.idle_hours if last else 0.0, seed, mp=last and not args.no_micropython,
                jobs=max(1, args.jobs), name=name, detection=args.detection)
+    if args.chip_clock:
+        from host_tools.bench import chipclock
+        costs = chipclock.measure(board)
+        quiet = args.quiet_ms if args.quiet_ms is not None else chipclock.QUIET_MS.get(args.board, 15.0)
+        for name, seed in todo:
+            sys.stdout.write("\n")
+            chip_clock(board, args.games, seed, costs, quiet, jobs=max(1, args.jobs), name=name)
     return 0
 
 

@@ -113,7 +113,8 @@ class TestState(unittest.TestCase):
         with self.assertRaises(StoreError) as cm:
             self.st.game_load()
         self.assertIn("line 2", str(cm.exception))
-        safe.write(self.d + "/game.ndj", b'{"bakumat": "events", "version": 1, "state": 3, "game": 1, "mode": "official"}\n')
+        newer = b'{"bakumat": "events", "version": 1, "state": 3, "game": 1, "mode": "official"}\n'
+        safe.write(self.d + "/game.ndj", newer)
         with self.assertRaises(StoreError):
             self.st.game_load()
 

@@ -244,7 +244,8 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
         assert ("\u2714" in shown[winner]) and ("\u2714" not in shown[[b for b in want if b != winner][0]])
         # the phone's inputs are in the stored game log (marked by: phone),
         # and a replay of that log on the host gives the same battle
-        stored = boardstate.stored_game(str(tmp_path))[1]
+        lines = boardstate.event_log(str(tmp_path))    # the stored game as an event log v1
+        stored = [json.loads(x) for x in lines[1:]]
         assert [(e["ev"], e.get("by")) for e in stored if e.get("by") == "phone"] == [
             ("reveal", "phone"), ("ability", "phone"), ("resolve", "phone")]
         # (an early guess amended by the sensing may come before either landing)

@@ -82,12 +82,12 @@ class State:
         return "%sev%d.%d/%d" % (self.root, self.game if g is None else g, i & 3, i)
 
     def _dirs(self):
-        """The game ids that have event directories here, with repeats."""
+        """(game id, path) of every event directory here."""
         for n in (os.listdir(self.root) if self.root else os.listdir()):
             i = n.find(".")
             if n[:2] == "ev" and i > 2:
                 try:
-                    yield int(n[2:i])
+                    yield int(n[2:i]), self.root + n
                 except ValueError:
                     pass
 
@@ -98,7 +98,7 @@ class State:
         one (empty directories or an old game's part left over are removed
         at the next new game)."""
         g = 1
-        for i in self._dirs():
+        for i, d in self._dirs():
             if i >= g:
                 g = i + 1
         for k in range(4):
@@ -120,16 +120,14 @@ class State:
     def game_sweep(self):
         """Remove every event directory but the stored game's (what a new
         game leaves of the previous one, or a cut of it)."""
-        for g in list(self._dirs()):
+        for g, d in list(self._dirs()):
             if g != self.game:
-                for k in range(4):
-                    d = self._ev(k, g)[:-2]
-                    try:
-                        for n in os.listdir(d):
-                            os.remove(d + "/" + n)
-                        os.rmdir(d)
-                    except OSError:
-                        pass
+                try:
+                    for n in os.listdir(d):
+                        os.remove(d + "/" + n)
+                    os.rmdir(d)
+                except OSError:
+                    pass
 
     def game_append(self, ev):
         """Add one accepted event: a file of its own, written once and

@@ -395,12 +395,12 @@ def time_section(board, res, header, out, runs=2):
                      f.get("save_prog", 0),
                      chiptime.flash_ops_us(f.get("save_erases", 0), f.get("save_prog", 0)) / 1000.0))
         play = [r for i, r in enumerate(recs) if i != f.get("setup_tick", -1)]
-        w = max(play, key=lambda r: chiptime.flash_ops_us(r[11], r[12]) if len(r) > 12 else 0)
+        sv = [r for r in play if r[8] > 0]
+        w = max(sv or play, key=lambda r: chiptime.flash_ops_us(r[11], r[12]) if len(r) > 12 else 0)
         if len(w) > 12:
-            sv = [r for r in play if r[8] > 0]
             n = max(1, sum(r[8] for r in sv))
             evw = max([r for r in sv if r[7] > 0] or [w], key=lambda r: chiptime.flash_ops_us(r[11], r[12]))
-            out.write("  the tick with the most flash work (the setup tick apart): %d erases, %d bytes programmed "
+            out.write("  the save tick with the most flash work (the setup tick apart): %d erases, %d bytes programmed "
                       "(%.1f ms), %d saves, %d events; the worst with a game event: %d erases, %d bytes (%.1f ms); "
                       "per save (%d in %d ticks): %.2f erases, %.0f bytes programmed on average; flash outside "
                       "save ticks: %d erases\n"

@@ -18,6 +18,7 @@ import time
 
 import pytest
 
+from host_tools.logs import boardstate
 from host_tools import boards, cli, mpscripts, sim
 from host_tools.device import mpybuild
 from host_tools.errors import UserError
@@ -173,11 +174,9 @@ CONTROLS = ["gate", "miss", "ability", "resolve", "choose", "reveal", "undo", "r
 
 
 def _stored(d):
-    try:
-        with open(os.path.join(d, "game.ndj"), "rb") as f:
-            return f.read()
-    except OSError:
-        return None
+    """The stored game (through the store's reader) as its event log's text,
+    or None without one."""
+    return "".join(boardstate.event_log(d)) or None
 
 
 def random_frame(rng, header):

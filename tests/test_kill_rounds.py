@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from host_tools.logs import boardstate
 from host_tools import boards, fwpath
 from host_tools.device.link import REPLIES, LinkError
 from host_tools.vboard import VBoard
@@ -23,11 +24,9 @@ def sample_header():
 
 
 def stored(vb):
-    try:
-        with open(os.path.join(vb.workdir, "game.ndj")) as f:
-            return [json.loads(x) for x in f.read().splitlines()[1:]]
-    except OSError:
-        return []
+    """The events the board stored (through the store's reader)."""
+    g = boardstate.stored_game(vb.workdir)
+    return g[1] if g else []
 
 
 def wait_back(vb, n_resets, timeout=30):

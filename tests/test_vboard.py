@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 
+from host_tools.logs import boardstate
 from host_tools import boards, fwpath, sim
 from host_tools.vboard import VBoard
 from mptools import tool
@@ -121,8 +122,7 @@ def test_official_game_plays_to_the_end(vb, board, game):
 
     # what the board stored is a valid event log that replays, on the host,
     # to exactly the events the board sent (rejected inputs are not stored)
-    with open(os.path.join(vb.workdir, "game.ndj")) as f:
-        lines = [json.loads(x) for x in f if x.strip()]
+    lines = [json.loads(x) for x in boardstate.event_log(vb.workdir)]
     out = []
     g = Journal(lines[0], lambda o: out.append(json.loads(encode_json(o))))
     for ev in lines[1:]:
@@ -326,12 +326,15 @@ def test_littlefs_image_as_the_boards_filesystem(board, tmp_path):
         link = vb.link()
         _, st = vb.request(link, "state")
         assert st["events"] == 1 and list(st["view"]["zones"]) == ["6"]
-    # the image holds a littlefs filesystem with the game in it
+    # the image holds a littlefs filesystem with the game in it (board-state
+    # v2: game.ndj the header alone, the event in ev1.0/0)
     r = subprocess.run([tool("micropython"), "-c",
                         "import vfs, sys\nsys.path.insert(0, %r)\nfrom hw.vboard import FileBlockDev\n"
-                        "vfs.mount(vfs.VfsLfs2(FileBlockDev(%r)), '/f')\nprint(open('/f/game.ndj').read().count(chr(10)))"
+                        "from store.state import State\n"
+                        "vfs.mount(vfs.VfsLfs2(FileBlockDev(%r)), '/f')\nst = State('/f')\n"
+                        "print(open('/f/game.ndj').read().count(chr(10)), [e['ev'] for e in st.game_load()[1]], st.game)"
                         % (fwpath.FIRMWARE_DIR, str(img))], capture_output=True, text=True, timeout=30)
-    assert r.stdout.strip() == "2", r.stdout + r.stderr
+    assert r.stdout.strip() == "1 ['gate'] 1", r.stdout + r.stderr
 
 
 def test_stop_leaves_no_thread_on_the_closed_pty(board, tmp_path):

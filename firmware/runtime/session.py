@@ -79,7 +79,7 @@ class Session:
                 continue
             if not self.game.feed(obj):
                 self.replaying = False
-                raise StoreError("game.ndj line %d: stored event rejected on replay" % lineno)
+                raise StoreError("stored game, line %d of its log: event rejected on replay" % lineno)
             n += 1
             last_t = obj.get("t", last_t)
         self.replaying = False

@@ -1,10 +1,14 @@
-"""What the board keeps across power loss (docs/formats/board-state-v1.md):
+"""What the board keeps across power loss (docs/formats/board-state-v2.md):
 
-    game.ndj    the game in progress, as an event log v1: the header line,
-                then every input event the referee accepted, one per line.
-                After a reboot the board replays it (the referee is
-                deterministic), so it resumes exactly after the last event
-                whose save completed.
+    game.ndj    the game in progress: one line, its event log v1 header
+                with the game's id ("game") and "state": 2 (its events are
+                stored one file each, below)
+    ev<id>.<k>/<i>  event i of game id (k = i % 4): one line, the input
+                event the referee accepted. The 4 directories are made when
+                the game starts; after a reboot the board replays the header
+                and events 0, 1, 2... up to the first missing one (the
+                referee is deterministic), so it resumes exactly after the
+                last event whose save completed.
     sigs.json   registered Bakugan signatures {bakugan id: value}
     calib.json  sensor calibration (whatever the pipeline exports)
     claims.json the phone page's claims of this game {"codes": [token or
@@ -13,11 +17,14 @@
     maint       present = boot into maintenance mode (docs/runtime.md)
 
 Every write goes through store.safe: temp file + rename, except an event,
-which is appended to game.ndj in place (safe.append: one short write, no
-copy of the game; a part line a failed append left at the end is dropped,
-at boot and before the next append: docs/formats/board-state-v1.md).
+which is a new small file written once and closed (littlefs commits it at
+close: a cut leaves it absent, empty or whole; a file that is not a whole
+line is no event). A game.ndj of board-state v1 (docs/formats/
+board-state-v1.md: the events appended to it, no "state" field) is read as
+well and a game resumed from it goes on appended in place (safe.append).
 """
 import json
+import os
 
 from store import safe
 
@@ -26,6 +33,8 @@ SIGS = "sigs.json"
 CALIB = "calib.json"
 MAINT = "maint"
 CLAIMS = "claims.json"
+# the board-state version a game.ndj header carries ("state"); without it: 1
+VERSION = 2
 
 
 class StoreError(Exception):
@@ -42,6 +51,8 @@ class State:
         self.errors = 0
         self.torn = 0              # part lines dropped from the game's end
         self._check_tail = False   # an append failed: its part line may be there
+        self.game = None           # the stored game's id (None: board-state v1, events in game.ndj)
+        self.events = 0            # the stored game's events (the next one's number)
 
     def path(self, name):
         return self.root + name
@@ -65,34 +76,95 @@ class State:
         self._check_tail = False
 
     # -------------------------------------------------------------- game
+    def _ev(self, i, g=None):
+        """Event i's file (of game g: by default the stored one's); for
+        i < 4, [:-2] is its directory."""
+        return "%sev%d.%d/%d" % (self.root, self.game if g is None else g, i & 3, i)
+
+    def _dirs(self):
+        """(game id, path) of every event directory here."""
+        for n in (os.listdir(self.root) if self.root else os.listdir()):
+            i = n.find(".")
+            if n[:2] == "ev" and i > 2:
+                try:
+                    yield int(n[2:i]), self.root + n
+                except ValueError:
+                    pass
+
     def game_start(self, header):
+        """A new game: its 4 event directories, then its header (the switch:
+        temp file and rename), then the previous game's directories go. A
+        cut before the rename leaves the old game whole, after it the new
+        one (empty directories or an old game's part left over are removed
+        at the next new game)."""
+        g = 1
+        for i, d in self._dirs():
+            if i >= g:
+                g = i + 1
+        for k in range(4):
+            os.mkdir(self._ev(k, g)[:-2])
         h = {}
         for k in header:
             h[k] = header[k]
         h["bakumat"] = "events"
         h["version"] = 1
+        h["game"] = g
+        h["state"] = VERSION
         safe.write_json(self.path(GAME), h)
         self._check_tail = False
+        self.game = g
+        self.events = 0
         self.saves += 1
+        self.game_sweep()
+
+    def game_sweep(self):
+        """Remove every event directory but the stored game's (what a new
+        game leaves of the previous one, or a cut of it)."""
+        for g, d in list(self._dirs()):
+            if g != self.game:
+                try:
+                    for n in os.listdir(d):
+                        os.remove(d + "/" + n)
+                    os.rmdir(d)
+                except OSError:
+                    pass
 
     def game_append(self, ev):
-        """Add one accepted event: appended in place (the rest of the file
-        is not copied: a save's flash work is the file's last block)."""
-        if self._check_tail:
-            self._mend()
-        try:
-            safe.append(self.path(GAME), (json.dumps(ev) + "\n").encode())
-        except OSError:
-            self._check_tail = True
-            raise
+        """Add one accepted event: a file of its own, written once and
+        closed (one small commit in its directory's metadata, no copy of
+        the game); in a game of board-state v1, appended to game.ndj in
+        place."""
+        if self.game is None:
+            if self._check_tail:
+                self._mend()
+            try:
+                safe.append(self.path(GAME), (json.dumps(ev) + "\n").encode())
+            except OSError:
+                self._check_tail = True
+                raise
+        else:
+            # a file a failed write left as this event (never acknowledged)
+            # is replaced: "w" truncates it
+            f = open(self._ev(self.events), "w")
+            try:
+                f.write(json.dumps(ev))
+                f.write("\n")
+            finally:
+                f.close()
+        self.events += 1
         self.saves += 1
 
     def game_exists(self):
         return safe.exists(self.path(GAME))
 
     def game_lines(self):
-        """Iterate (line number, object) over the stored game, header first;
-        nothing if there is none. StoreError names a broken line."""
+        """Iterate (line number, object) over the stored game as its event
+        log v1: the header first (without the store's "game" and "state":
+        self.game has the id), then the events (event i as line i + 2);
+        nothing if there is none. StoreError names a broken line or event
+        file. Sets self.game and self.events (how many were read)."""
+        self.game = None
+        self.events = 0
         try:
             f = open(self.path(GAME), "rb")
         except OSError:
@@ -114,9 +186,34 @@ class State:
                     raise StoreError("%s line %d: not JSON" % (GAME, n))
                 if type(obj) is not dict:
                     raise StoreError("%s line %d: not an object" % (GAME, n))
+                if n == 1 and "state" in obj:
+                    # board-state v2: the store's fields go, the rest is the
+                    # game's event log v1 header
+                    if obj.pop("state") != VERSION or type(obj.get("game")) is not int:
+                        raise StoreError("%s: not board-state %d" % (GAME, VERSION))
+                    self.game = obj.pop("game")
+                elif n > 1:
+                    if self.game is not None:
+                        # an earlier firmware appended to a v2 game it read without its events
+                        raise StoreError("%s line %d: an event inline in a board-state %d game" % (GAME, n, VERSION))
+                    self.events += 1
                 yield n, obj
         finally:
             f.close()
+        if self.game is not None:
+            while True:
+                i = self.events
+                line = safe.read(self._ev(i))
+                if not line or line[-1] != 10:
+                    break          # absent, or a save that did not complete: the game ends before it
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    obj = None
+                if type(obj) is not dict:
+                    raise StoreError("%s: not a JSON object" % self._ev(i))
+                self.events = i + 1
+                yield i + 2, obj
 
     def game_load(self):
         """(header, [events]) or None: for tests and the host; the board

@@ -384,26 +384,30 @@ def time_section(board, res, header, out, runs=2):
               "in one tick (the FIFO's room: %d)\n"
               % (sent / secs, 100.0 * sent * 10 / secs / 115200, max(r[6] for r in recs), chiptime.FIFO))
     if f.get("save_n"):
-        out.write("  game saves: %d (an event is appended to the game file in place; a new game writes it anew), the "
-                  "file up to %d bytes; here %.2f ms at most (interpreter and littlefs on a RAM device, not "
-                  "projected). The board's files are on littlefs over a RAM device shaped like the chip's flash, "
-                  "which counts what a tick erases and programs: at most %d erases and %d bytes programmed in a "
-                  "tick, %.1f ms of flash on a chip (4 KB erase 45 ms, 256-byte page 0.4 ms: W25Q32JV datasheet, "
-                  "typical), inside the tick: the save column above counts it (the whole file written anew, as "
-                  "before this round, would be %.1f ms)\n"
+        out.write("  game saves: %d (board-state v2: an event is a small file of its own, 4 directories made when "
+                  "the game starts; a new game writes the header, game.ndj, anew), the file written up to %d bytes; "
+                  "here %.2f ms at most (interpreter and littlefs on a RAM device, not projected). The board's "
+                  "files are on littlefs over a RAM device shaped like the chip's flash, which counts what a tick "
+                  "erases and programs: at most %d erases and %d bytes programmed in a tick (the setup tick "
+                  "included), %.1f ms of flash on a chip (4 KB erase 45 ms, 256-byte page 0.4 ms: W25Q32JV "
+                  "datasheet, typical), inside the tick: the save column above counts it\n"
                   % (f["save_n"], f["save_bytes"], f["save_max"] / 1000.0, f.get("save_erases", 0),
                      f.get("save_prog", 0),
-                     chiptime.flash_ops_us(f.get("save_erases", 0), f.get("save_prog", 0)) / 1000.0,
-                     chiptime.flash_write_us(f["save_bytes"]) / 1000.0))
-        w = max(recs, key=lambda r: chiptime.flash_ops_us(r[11], r[12]) if len(r) > 12 else 0)
+                     chiptime.flash_ops_us(f.get("save_erases", 0), f.get("save_prog", 0)) / 1000.0))
+        play = [r for i, r in enumerate(recs) if i != f.get("setup_tick", -1)]
+        sv = [r for r in play if r[8] > 0]
+        w = max(sv or play, key=lambda r: chiptime.flash_ops_us(r[11], r[12]) if len(r) > 12 else 0)
         if len(w) > 12:
-            sv = [r for r in recs if r[8] > 0]
             n = max(1, sum(r[8] for r in sv))
-            out.write("  the tick with the most flash work: %d erases, %d bytes programmed, %d saves, %d events; "
+            evw = max([r for r in sv if r[7] > 0] or [w], key=lambda r: chiptime.flash_ops_us(r[11], r[12]))
+            out.write("  the save tick with the most flash work (the setup tick apart): %d erases, %d bytes programmed "
+                      "(%.1f ms), %d saves, %d events; the worst with a game event: %d erases, %d bytes (%.1f ms); "
                       "per save (%d in %d ticks): %.2f erases, %.0f bytes programmed on average; flash outside "
                       "save ticks: %d erases\n"
-                      % (w[11], w[12], w[8], w[7], n, len(sv), sum(r[11] for r in sv) * 1.0 / n,
-                         sum(r[12] for r in sv) * 1.0 / n, sum(r[11] for r in recs if r[8] == 0)))
+                      % (w[11], w[12], chiptime.flash_ops_us(w[11], w[12]) / 1000.0, w[8], w[7], evw[11], evw[12],
+                         chiptime.flash_ops_us(evw[11], evw[12]) / 1000.0, n, len(sv),
+                         sum(r[11] for r in sv) * 1.0 / n, sum(r[12] for r in sv) * 1.0 / n,
+                         sum(r[11] for r in play if r[8] == 0)))
     r = p0["event_rec"] if p0["event_max"] >= p0["save_max"] else p0["save_rec"]
     if r is not None:
         # what the worst event/save tick is made of (the first chip): the

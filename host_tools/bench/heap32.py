@@ -415,7 +415,7 @@ TARGETS = (
 # needs to run a game; the page adds about 25-35 KB, and Wi-Fi its own
 # memory outside the GC heap), rounded up. tests/host/test_heap32.py checks
 # these against a fresh measurement: never below it, never stale.
-NEED = {"mpy": 195 * KB, "rom": 122 * KB, "frozen": 107 * KB}
+NEED = {"mpy": 196 * KB, "rom": 122 * KB, "frozen": 107 * KB}
 PHONE_EXTRA = 44 * KB      # said in deploy's refusal: what the phone page adds at most
 
 

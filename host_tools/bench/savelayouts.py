@@ -16,16 +16,18 @@ from host_tools import fwpath, mpscripts
 from host_tools.bench import chiptime
 
 LAYOUTS = (
-    ("append", "append to game.ndj in place, closed after each event (the store now)"),
+    ("append", "append to game.ndj in place, closed after each event (board-state v1, the store before)"),
     ("open_flush", "game.ndj kept open, flushed after each event"),
     ("preextended", "game.ndj written ahead with room for the events, each overwritten in place"),
     ("files1", "one small file per event (kept inline in its directory's metadata), one directory"),
-    ("files4", "one small file per event over 4 directories made when the game starts"),
+    ("files4", "one small file per event over 4 directories made when the game starts (board-state v2: "
+               "the store now)"),
 )
 
 
 def measure(n=40):
-    """{layout: (setup erases, [erases per save], [bytes programmed per save])}."""
+    """{layout: (setup erases, [erases per save], [bytes programmed per save])}, and under "newgame" the
+    store's next game_start after files4's saves: (erases, bytes, the old game's removal's erases, bytes)."""
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     r = subprocess.run([exe, "-X", "heapsize=4M", mpscripts.path("savelayouts.py"), fwpath.FIRMWARE_DIR, str(n)],
                        capture_output=True, text=True, timeout=120)
@@ -35,7 +37,9 @@ def measure(n=40):
             head, prog = line[7:].split(" / ")
             parts = head.split()
             out[parts[0]] = (int(parts[1]), [int(x) for x in parts[2:]], [int(x) for x in prog.split()])
-    if r.returncode != 0 or len(out) != len(LAYOUTS):
+        elif line.startswith("NEWGAME "):
+            out["newgame"] = tuple(int(x) for x in line.split()[1:])
+    if r.returncode != 0 or len(out) != len(LAYOUTS) + 1:
         raise RuntimeError("savelayouts failed: %s" % (r.stdout + r.stderr).strip()[-400:])
     return out
 
@@ -52,6 +56,11 @@ def report(res, out):
         out.write("  %-12s %7d %10.2f %9d %10.0f %9.1f %9.1f  %s\n"
                   % (name, se, sum(er) / float(n), sum(1 for e in er if e), sum(pr) / float(n),
                      sum(ms) / n, max(ms), what))
+    e, p, se, sp = res["newgame"]
+    out.write("  the next game (files4, the store's game_start after those %d saves): %d erases, %d bytes "
+              "programmed, %.1f ms of flash in the setup tick; of which removing the old game's %d files and 4 "
+              "directories: %d erases, %d bytes, %.1f ms\n"
+              % (n, e, p, chiptime.flash_ops_us(e, p) / 1000.0, n, se, sp, chiptime.flash_ops_us(se, sp) / 1000.0))
 
 
 def main(argv=None):

@@ -105,7 +105,7 @@ def parse_kit(text):
     return kit
 
 
-_NOT_GAME = ("bakumat", "version", "board", "rate_hz", "channels", "max_counts", "baseline", "signatures",
+_NOT_GAME = ("bakumat", "version", "game", "state", "board", "rate_hz", "channels", "max_counts", "baseline", "signatures",
              "kernel_world")
 
 

@@ -368,8 +368,9 @@ def _mount_flash():
 
 def _time_saves(st):
     """Unix run: how long each store save takes here, how many bytes the
-    game file has after it, and the flash erases and bytes programmed in
-    each tick (littlefs on the Flash device)."""
+    file it wrote has (board-state v2: the event's own file; game.ndj for a
+    new game), and the flash erases and bytes programmed in each tick
+    (littlefs on the Flash device)."""
     from store.state import GAME
     S["save_n"] = S["save_us"] = S["save_max"] = S["save_bytes"] = 0
     S["save_erases"] = S["save_prog"] = 0
@@ -385,7 +386,7 @@ def _time_saves(st):
             if d > S["save_max"]:
                 S["save_max"] = d
             try:
-                n = os.stat(st.path(GAME))[6]
+                n = os.stat(st.path(GAME) if f is start or st.game is None else st._ev(st.events - 1))[6]
             except OSError:
                 n = 0
             S["tick_save_bytes"] += n
@@ -393,8 +394,9 @@ def _time_saves(st):
                 S["save_bytes"] = n
             return r
         return g
+    start = st.game_start
     st.game_append = timed(st.game_append)
-    st.game_start = timed(st.game_start)
+    st.game_start = timed(start)
     save = st.save
 
     def other(*args):          # signatures, claims, calibration: time only

@@ -4,18 +4,23 @@
 # game's events, on a RAM block device shaped like the chip's flash (4 KB
 # erase blocks) that counts erases and bytes programmed. argv: firmware
 # dir, number of saves. Prints "LAYOUT name setup_erases erases... /
-# bytes..." per layout, one figure per save.
+# bytes..." per layout, one figure per save; then "NEWGAME erases bytes
+# sweep_erases sweep_bytes": the store's next game_start after those saves
+# (its directories and header, then the old game's files removed: the
+# sweep's share apart).
 import os
 import sys
 import vfs
 
 sys.path.insert(0, sys.argv[1])
 from store.state import State    # noqa: E402
+from store import safe           # noqa: E402
 from flashdev import Flash       # noqa: E402  beside this script
 
 N = int(sys.argv[2])
 EV = {"t": 123456, "ev": "land", "zone": 7, "bakugan": "drago-red", "by": "mat"}
 HEADER = {"bakumat": "events", "players": [{"name": "player %d" % i, "deck": ["x" * 12] * 12} for i in range(2)]}
+DEV = [None]
 LINE = b'{"t": 123456, "ev": "land", "zone": 7, "bakugan": "drago-red", "by": "mat"}\n'
 
 
@@ -25,6 +30,7 @@ def run(name, setup, save):
     except OSError:
         pass
     d = Flash(64)
+    DEV[0] = d
     vfs.VfsLfs2.mkfs(d)
     vfs.mount(vfs.VfsLfs2(d), "/f")
     e0 = d.erases
@@ -46,11 +52,15 @@ def store_setup():
     return st
 
 
-run("append", store_setup, lambda st, i: st.game_append(EV))
+def v1_setup():
+    safe.write_json("/f/game.ndj", HEADER)   # board-state v1: the events appended to game.ndj
+
+
+run("append", v1_setup, lambda st, i: safe.append("/f/game.ndj", LINE))
 
 
 def open_setup():
-    st = store_setup()
+    v1_setup()
     return open("/f/game.ndj", "ab")
 
 
@@ -63,7 +73,7 @@ run("open_flush", open_setup, open_save)
 
 
 def pre_setup():
-    st = store_setup()
+    v1_setup()
     f = open("/f/game.ndj", "ab")
     f.write(b" " * (len(LINE) * N))       # room for every event, written ahead
     f.close()
@@ -82,7 +92,7 @@ run("preextended", pre_setup, pre_save)
 
 def files_setup(k):
     def setup():
-        store_setup()
+        v1_setup()
         for j in range(k):
             os.mkdir("/f/e%d" % j)
         return k
@@ -96,4 +106,32 @@ def files_save(k, i):
 
 
 run("files1", files_setup(1), files_save)
-run("files4", files_setup(4), files_save)
+ST = [None]
+
+
+def store_files4():
+    ST[0] = store_setup()
+    return ST[0]
+
+
+run("files4", store_files4, lambda st, i: st.game_append(EV))   # the store now (board-state v2)
+
+# the next game on that flash: what the setup tick's save costs, and the
+# old game's removal in it
+st = ST[0]
+d = DEV[0]
+sweep = st.game_sweep
+SW = [0, 0]
+
+
+def counted():
+    e0, p0 = d.erases, d.prog
+    sweep()
+    SW[0] += d.erases - e0
+    SW[1] += d.prog - p0
+
+
+st.game_sweep = counted
+e0, p0 = d.erases, d.prog
+st.game_start(HEADER)
+print("NEWGAME", d.erases - e0, d.prog - p0, SW[0], SW[1])

@@ -23,8 +23,10 @@ answers its sleep requests, so a whole game runs as fast as the interpreter
 allows and identically every time. Realtime mode (the `bakumat vboard`
 command): the board's clock is real time.
 
-The board's filesystem is the work directory (board.json, game.ndj, ...)
-or, with lfs=PATH, a littlefs image file.
+The board's filesystem is the work directory (board.json, game.ndj and the
+game's event directories, ...: docs/formats/board-state-v2.md; read the
+stored game with host_tools.logs.boardstate) or, with lfs=PATH, a littlefs
+image file.
 """
 import json
 import os

@@ -10,6 +10,7 @@ import json
 
 from fwharness import Rig, load_board, REPO
 from test_store import tmpdir, rmtree
+from store.state import State
 from table.controller import QUESTION_MS
 
 
@@ -21,10 +22,8 @@ def sample_header():
 
 
 def stored(d):
-    f = open(d + "/game.ndj")
-    lines = [json.loads(x) for x in f.read().split("\n") if x]
-    f.close()
-    return lines[1:]
+    """The stored game's events, through the store's reader."""
+    return State(d).game_load()[1]
 
 
 def gates_placed(d, phone=False):

@@ -8,16 +8,18 @@ try:
 except ImportError:
     import mpunit as unittest
 
+import json
+
 from fwharness import Rig, load_board
 from test_app import sample_header, kinds
 from test_store import tmpdir, rmtree
+from store.state import State
 
 
 def stored(d):
-    f = open(d + "/game.ndj", "rb")
-    data = f.read()
-    f.close()
-    return data
+    """The stored game as the store's reader gives it (board-state v2: the
+    header in game.ndj, an event per file), as the bytes of its event log."""
+    return b"".join(json.dumps(obj).encode() + b"\n" for _, obj in State(d).game_lines())
 
 
 class LiveIsSaved(unittest.TestCase):

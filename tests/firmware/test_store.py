@@ -19,11 +19,24 @@ def tmpdir():
 
 def rmtree(d):
     for name in os.listdir(d):
-        os.remove(d + "/" + name)
+        if os.stat(d + "/" + name)[0] & 0x4000:
+            rmtree(d + "/" + name)
+        else:
+            os.remove(d + "/" + name)
     os.rmdir(d)
 
 
 HEADER = {"mode": "official", "players": [{"name": "A"}, {"name": "B"}]}
+
+
+def write_v1(d, events):
+    """A game.ndj as the earlier firmware wrote it (board-state v1): the
+    header, then the events appended to it."""
+    f = open(d + "/game.ndj", "w")
+    f.write('{"bakumat": "events", "version": 1, "mode": "official", "players": [{"name": "A"}, {"name": "B"}]}\n')
+    for t in events:
+        f.write('{"t": %d, "ev": "resolve"}\n' % t)
+    f.close()
 
 
 class TestState(unittest.TestCase):
@@ -34,38 +47,127 @@ class TestState(unittest.TestCase):
     def tearDown(self):
         rmtree(self.d)
 
-    def test_game_is_an_event_log(self):
+    def test_game_is_a_header_and_one_file_per_event(self):
         self.assertIsNone(self.st.game_load())
         self.st.game_start(HEADER)
         for i in range(30):
             self.st.game_append({"t": i * 100, "ev": "miss", "bakugan": "b%d" % i})
         h, evs = self.st.game_load()
+        # what the reader gives is the game's event log v1
         self.assertEqual(h["bakumat"], "events")
         self.assertEqual(h["version"], 1)
         self.assertEqual(h["players"], HEADER["players"])
+        self.assertNotIn("state", h)
+        self.assertNotIn("game", h)
         self.assertEqual([e["t"] for e in evs], [i * 100 for i in range(30)])
+        self.assertEqual((self.st.game, self.st.events), (1, 30))
+        # on flash: game.ndj is the header alone, event i is ev1.<i % 4>/<i>
         f = open(self.d + "/game.ndj")
         lines = f.read().split("\n")
         f.close()
-        self.assertEqual(len(lines), 32)       # header, 30 events, final ""
-        self.assertEqual(lines[-1], "")
+        self.assertEqual(len(lines), 2)
+        self.assertEqual(lines[1], "")
+        self.assertIn('"state": 2', lines[0])
+        self.assertIn('"game": 1', lines[0])
+        self.assertEqual(sorted(os.listdir(self.d)), ["ev1.0", "ev1.1", "ev1.2", "ev1.3", "game.ndj"])
+        self.assertEqual(sorted(int(n) for n in os.listdir(self.d + "/ev1.2")), list(range(2, 30, 4)))
+        self.assertEqual(safe.read(self.d + "/ev1.1/5"), b'{"t": 500, "ev": "miss", "bakugan": "b5"}\n')
 
-    def test_new_game_replaces_old(self):
+    def test_resume_reads_the_events_up_to_the_first_missing_one(self):
+        self.st.game_start(HEADER)
+        for i in range(9):
+            self.st.game_append({"t": i, "ev": "resolve"})
+        os.remove(self.d + "/ev1.2/6")         # (never so on a board: saves are in order)
+        st = State(self.d)                      # a boot
+        st.cleanup()
+        self.assertEqual([e["t"] for e in st.game_load()[1]], [0, 1, 2, 3, 4, 5])
+        self.assertEqual(st.events, 6)
+        st.game_append({"t": 60, "ev": "resolve"})
+        self.assertEqual([e["t"] for e in State(self.d).game_load()[1]], [0, 1, 2, 3, 4, 5, 60, 7, 8])
+
+    def test_an_event_file_a_save_did_not_complete_is_no_event(self):
+        # a cut after the file was made (littlefs commits its creation at
+        # open), or a write that failed half-way: no whole line
         self.st.game_start(HEADER)
         self.st.game_append({"t": 1, "ev": "resolve"})
+        for part in (b"", b'{"t": 2, "ev": "res'):
+            safe.write(self.d + "/ev1.1/1", part)
+            st = State(self.d)
+            self.assertEqual(len(st.game_load()[1]), 1)
+            st.game_append({"t": 3, "ev": "resolve"})      # replaces it
+            self.assertEqual([e["t"] for e in State(self.d).game_load()[1]], [1, 3])
+
+    def test_a_broken_event_file_names_it(self):
+        self.st.game_start(HEADER)
+        self.st.game_append({"t": 1, "ev": "resolve"})
+        safe.write(self.d + "/ev1.1/1", b'{"t": 5, "ev": \n')
+        with self.assertRaises(StoreError) as cm:
+            self.st.game_load()
+        self.assertIn("ev1.1/1", str(cm.exception))
+
+    def test_a_newer_or_mixed_game_file_is_refused(self):
+        self.st.game_start(HEADER)
+        f = open(self.d + "/game.ndj", "a")
+        f.write('{"t": 5, "ev": "resolve"}\n')          # an earlier firmware's append
+        f.close()
+        with self.assertRaises(StoreError) as cm:
+            self.st.game_load()
+        self.assertIn("line 2", str(cm.exception))
+        newer = b'{"bakumat": "events", "version": 1, "state": 3, "game": 1, "mode": "official"}\n'
+        safe.write(self.d + "/game.ndj", newer)
+        with self.assertRaises(StoreError):
+            self.st.game_load()
+
+    def test_new_game_replaces_old_and_removes_its_files(self):
+        self.st.game_start(HEADER)
+        for i in range(7):
+            self.st.game_append({"t": i, "ev": "resolve"})
         self.st.game_start(HEADER)
         self.assertEqual(self.st.game_load()[1], [])
+        self.assertEqual(self.st.game, 2)
+        self.assertEqual(sorted(os.listdir(self.d)), ["ev2.0", "ev2.1", "ev2.2", "ev2.3", "game.ndj"])
+        self.st.game_append({"t": 1, "ev": "resolve"})
+        self.assertEqual(State(self.d).game_load()[1], [{"t": 1, "ev": "resolve"}])
+
+    def test_a_new_game_cut_before_its_header_leaves_the_old_one(self):
+        # a cut after the new game's directories were made: the old game is
+        # whole, the next new game takes a fresh id and removes the leftovers
+        self.st.game_start(HEADER)
+        self.st.game_append({"t": 1, "ev": "resolve"})
+        for k in range(4):
+            os.mkdir(self.d + "/ev2.%d" % k)
+        st = State(self.d)
+        self.assertEqual((st.game_load()[1], st.game), ([{"t": 1, "ev": "resolve"}], 1))
+        st.game_start(HEADER)
+        self.assertEqual(st.game, 3)
+        self.assertEqual(sorted(os.listdir(self.d)), ["ev3.0", "ev3.1", "ev3.2", "ev3.3", "game.ndj"])
+
+    def test_resume_a_v1_game_and_go_on_in_place(self):
+        # a board whose game.ndj the earlier firmware wrote: its events inline
+        write_v1(self.d, [1, 2])
+        st = State(self.d)
+        st.cleanup()
+        h, evs = st.game_load()
+        self.assertEqual(h["version"], 1)
+        self.assertEqual([e["t"] for e in evs], [1, 2])
+        self.assertEqual((st.game, st.events), (None, 2))
+        st.game_append({"t": 3, "ev": "resolve"})        # the same game, the same format
+        self.assertEqual([e["t"] for e in State(self.d).game_load()[1]], [1, 2, 3])
+        self.assertEqual(os.listdir(self.d), ["game.ndj"])
+        st.game_start(HEADER)                             # a new game is v2
+        self.assertEqual((st.game, State(self.d).game_load()[1]), (1, []))
 
     def test_no_temp_files_left_and_stale_ones_cleaned(self):
         self.st.game_start(HEADER)
         self.st.game_append({"t": 1, "ev": "resolve"})
         self.st.save_signatures({"drago": 812})
-        self.assertEqual(sorted(os.listdir(self.d)), ["game.ndj", "sigs.json"])
+        names = ["ev1.0", "ev1.1", "ev1.2", "ev1.3", "game.ndj", "sigs.json"]
+        self.assertEqual(sorted(os.listdir(self.d)), names)
         f = open(self.d + "/game.ndj.tmp", "w")
         f.write('{"half": ')
         f.close()
         self.st.cleanup()
-        self.assertEqual(sorted(os.listdir(self.d)), ["game.ndj", "sigs.json"])
+        self.assertEqual(sorted(os.listdir(self.d)), names)
         self.assertEqual(len(self.st.game_load()[1]), 1)
 
     def test_signatures_calibration_maint(self):
@@ -82,7 +184,7 @@ class TestState(unittest.TestCase):
         self.assertFalse(self.st.maint())
 
     def test_broken_line_names_it(self):
-        self.st.game_start(HEADER)
+        write_v1(self.d, [])
         f = open(self.d + "/game.ndj", "a")
         f.write('{"t": 5, "ev": \n')
         f.close()
@@ -92,9 +194,8 @@ class TestState(unittest.TestCase):
 
     def test_part_line_at_the_end_is_dropped_and_mended(self):
         # what a failed append (a full filesystem) may leave when the file is
-        # closed: its event was never acknowledged
-        self.st.game_start(HEADER)
-        self.st.game_append({"t": 1, "ev": "resolve"})
+        # closed: its event was never acknowledged (a v1 game)
+        write_v1(self.d, [1])
         good = safe.read(self.d + "/game.ndj")
         f = open(self.d + "/game.ndj", "a")
         f.write('{"t": 2, "ev": "res')
@@ -108,7 +209,8 @@ class TestState(unittest.TestCase):
         self.assertEqual([e["t"] for e in st.game_load()[1]], [1, 3])
 
     def test_failed_append_is_mended_before_the_next(self):
-        self.st.game_start(HEADER)
+        write_v1(self.d, [])
+        self.st.game_load()
         real = safe.append
 
         def half(path, data):

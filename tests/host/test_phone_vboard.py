@@ -8,13 +8,13 @@ Runo's gate and plays an ability, then ends the battle. The battle the
 board sends over the serial link, the stored game log replayed on the host,
 and what the page shows all agree with the entered values."""
 import json
-import os
 import threading
 import time
 
 import pytest
 
 from browserkit import Browser
+from host_tools.logs import boardstate
 from host_tools import boards, fwpath, sim
 from host_tools.commands.game import sample_header
 from host_tools.vboard import VBoard
@@ -244,8 +244,7 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
         assert ("\u2714" in shown[winner]) and ("\u2714" not in shown[[b for b in want if b != winner][0]])
         # the phone's inputs are in the stored game log (marked by: phone),
         # and a replay of that log on the host gives the same battle
-        with open(os.path.join(str(tmp_path), "game.ndj")) as f:
-            lines = f.readlines()
+        lines = boardstate.event_log(str(tmp_path))    # the stored game as an event log v1
         stored = [json.loads(x) for x in lines[1:]]
         assert [(e["ev"], e.get("by")) for e in stored if e.get("by") == "phone"] == [
             ("reveal", "phone"), ("ability", "phone"), ("resolve", "phone")]

@@ -1,17 +1,24 @@
 """What a save costs the chip's flash by layout (host_tools/bench/savelayouts.py,
 littlefs under the real micropython binary): the facts docs/runtime.md
-builds on. The store's append in place erases a 4 KB block on every save
-(littlefs copies the file's last block); one small file per event over
-directories made when the game starts erases nothing during play."""
+builds on. Board-state v1's append in place erases a 4 KB block on every
+save (littlefs copies the file's last block); one small file per event over
+directories made when the game starts (board-state v2, the store's own
+game_start and game_append) erases nothing during play: its erases fall in
+the setup tick, the previous game's removal with them."""
 from host_tools.bench import savelayouts
 
 
 def test_save_layouts_on_littlefs():
     res = savelayouts.measure(40)
     setup, er, pr = res["append"]
-    assert len(er) == 40 and min(er) >= 1, er          # the store now: an erase per save
+    assert len(er) == 40 and min(er) >= 1, er          # board-state v1: an erase per save
     setup, er, pr = res["files4"]
-    assert sum(er) == 0 and max(pr) < 512, (er, pr)     # inline files: a page or two per save
+    assert len(er) == 40
+    assert sum(er) == 0 and max(pr) < 512, (er, pr)     # the store now: a page or two per save
     assert setup >= 4                                   # the directories' erases, when the game starts
+    # the next game: its directories and header, and the old game's 40
+    # files and 4 directories removed, all in the setup tick
+    e, p, se, sp = res["newgame"]
+    assert e >= 5 and 0 < sp < p and se <= e, res["newgame"]
     # an open file flushed, or room written ahead, does not avoid it
     assert min(res["open_flush"][1]) >= 1 and min(res["preextended"][1]) >= 1

@@ -5,10 +5,10 @@ firmware's Match + Table under CPython, then the same frames through the
 app on the virtual board: the board sends the same events, and its stored
 game log (inferences marked "by": "infer") replays to the same game."""
 import json
-import os
 
 import pytest
 
+from host_tools.logs import boardstate
 from host_tools import boards, fwpath, sim
 from host_tools.commands.game import sample_header
 from host_tools.vboard import VBoard
@@ -124,8 +124,7 @@ def test_the_board_infers_the_same_and_stores_it(played, tmp_path):
     # board time starts elsewhere: compare without t
     strip = lambda evs: [dict((k, v) for k, v in e.items() if k != "t") for e in evs]  # noqa: E731
     assert strip(sent) == strip(out)
-    with open(os.path.join(str(tmp_path), "game.ndj")) as f:
-        lines = f.readlines()
+    lines = boardstate.event_log(str(tmp_path))      # the stored game as an event log v1
     stored = [json.loads(x) for x in lines[1:]]
     assert strip(stored) == strip(logged)
     assert [e["ev"] for e in stored if e.get("by") == "infer"] == ["gate", "choose", "resolve"]

@@ -5,13 +5,21 @@
 mode: "cut" (the write at the cut does not happen), "torn" (only the
 first half of that write lands), "naive" (a deliberately unsafe writer that
 rewrites files in place: the harness must catch it breaking the state).
-Runs the board's real store (firmware/store) on vfs.VfsLfs2 over a RAM
-block device shaped like ESP32 flash (4 KB erase blocks). For every cut
-point: fresh filesystem, run the saves until the power fails, remount the
-block device as it was left, load the state and check it equals the state
-before or after the save that was interrupted; then check the filesystem
-still takes a save. Prints "RESULT cuts=N ok=N bad=N" and exits 1 on any
-bad state (except in naive mode, where it exits 1 if nothing was caught).
+Runs the board's real store (firmware/store, board-state v2: the header in
+game.ndj, an event per file) on vfs.VfsLfs2 over a RAM block device shaped
+like ESP32 flash (4 KB erase blocks), through two games: the second one
+starts over the first one's events (its directories made, its header
+saved, the first one's files removed). For every cut point: the flash as
+the previous step left it, run the step until the power fails, remount
+the block device as it was left, load the state (the game through the
+store's reader, as the board resumes it) and check it equals the state
+before or after the step that was interrupted; then check the store takes
+that step again (the same state as without the cut; after a new game, no
+event directory but its own) and the filesystem takes a save. Prints
+"RESULT mode=M saves=N writes=N cuts=N ok=N bad=N stepscut=N redo=N" (stepscut:
+the steps that had a cut point; redo: the cut steps taken again) and exits 1
+on any bad state (except in naive mode, where it exits 1 if nothing was
+caught).
 """
 import sys
 import os
@@ -31,8 +39,11 @@ TMPDIR = sys.argv[4] if len(sys.argv) > 4 else "/tmp"
 from ramflash import RAMBlockDev as _Dev, PowerCut, BS, NBLOCKS  # noqa: E402
 
 
+NB = 32          # 128 KB: two games' event directories (a metadata pair each) and room to spare
+
+
 def RAMBlockDev(data=None):
-    return _Dev(data, MODE)
+    return _Dev(data, MODE, NB)
 
 
 HEADER = {"mode": "official", "first": 0, "target": 3, "players": [
@@ -42,11 +53,17 @@ HEADER = {"mode": "official", "first": 0, "target": 3, "players": [
      "gates": [{"id": "runo-gold", "bonus": {"haos": 100}}], "abilities": []}]}
 
 
+HEADER2 = dict(HEADER)
+HEADER2["target"] = 2
+
+
 def script():
-    """The saves of a game: (kind, arg) steps."""
+    """The saves of two games: (kind, arg) steps."""
     steps = [("start", HEADER)]
     for i in range(SAVES):
-        if i % 15 == 7:
+        if i == SAVES * 2 // 3:
+            steps.append(("start", HEADER2))     # a new game over the first one's events
+        elif i % 15 == 7:
             steps.append(("sigs", {"drago": 1000 + i, "tigrerra": -800 - i}))
         elif i % 20 == 11:
             steps.append(("calib", {"zero": [2180 + i] * 8}))
@@ -68,6 +85,13 @@ class Naive(State):
         f.write(data[h:])
         f.close()
 
+    def game_start(self, header):
+        import json
+        h = dict(header)
+        h["bakumat"] = "events"
+        h["version"] = 1
+        self._rewrite("game.ndj", (json.dumps(h) + "\n").encode())   # a v1 game file
+
     def game_append(self, ev):
         import json
         old = safe.read(self.path("game.ndj")) or b""
@@ -76,6 +100,13 @@ class Naive(State):
     def save(self, name, obj):
         import json
         self._rewrite(name, json.dumps(obj).encode())
+
+
+def booted(cls):
+    """The store as the board has it after a boot: the stored game read."""
+    st = cls("/x")
+    st.game_load()
+    return st
 
 
 def apply(st, step):
@@ -91,18 +122,33 @@ def apply(st, step):
 
 
 def snapshot(st):
-    """The exact bytes of every stored file, as their SHA-256 (None:
-    absent; a digest, not the bytes: 60 checkpoints of a game file would
-    fill the heap)."""
-    out = []
-    for name in ("game.ndj", "sigs.json", "calib.json"):
+    """The stored game as the store's reader gives it (the header, then
+    each event: what the board resumes; not its game id, which a new game
+    taken again after a cut may change) and the exact bytes of the other
+    files, as SHA-256 digests (None: absent; a digest, not the bytes: 60
+    checkpoints of a game would fill the heap)."""
+    import json
+    h = hashlib.sha256()
+    n = 0
+    for lineno, obj in st.game_lines():
+        h.update(json.dumps(obj).encode())
+        h.update(b"\n")
+        n += 1
+    out = [h.digest() if n else None]
+    for name in ("sigs.json", "calib.json"):
         data = safe.read(st.path(name))
         out.append(None if data is None else hashlib.sha256(data).digest())
         data = None
     return tuple(out)
 
 
+def ev_dirs(st):
+    """The event directories on the flash that are not the stored game's."""
+    return [n for n in os.listdir("/x") if n[:2] == "ev" and n.split(".")[0] != "ev%s" % st.game]
+
+
 def main():
+    bad0 = [0]
     steps = script()
     cls = Naive if MODE == "naive" else State
     # Run the whole game once without cuts: after each step keep the flash
@@ -119,10 +165,14 @@ def main():
         vfs.mount(vfs.VfsLfs2(bd), "/x")
         st = State("/x")
         exp.append(snapshot(st))
+        if j and steps[j - 1][0] == "start" and ev_dirs(st):
+            print("BAD step", j - 1, "start left other games' directories:", ev_dirs(st))
+            bad0[0] += 1
         if j < len(steps):
-            apply(cls("/x"), steps[j])
+            apply(booted(cls), steps[j])
         vfs.umount("/x")
-    ok = bad = cuts = writes = 0
+    ok = cuts = writes = stepscut = redo = 0
+    bad = bad0[0]
     # For every step: boot on the flash as the previous step left it, run
     # the step with the power failing at its 1st, 2nd, ... block write,
     # until the step completes without reaching the cut.
@@ -135,7 +185,7 @@ def main():
             bd.cut_at = cut
             vfs.mount(vfs.VfsLfs2(bd), "/x")
             try:
-                apply(cls("/x"), steps[j])
+                apply(booted(cls), steps[j])
                 completed = True
             except PowerCut:
                 completed = False
@@ -146,6 +196,8 @@ def main():
             if completed:
                 writes += bd.writes
                 break
+            if not cut:
+                stepscut += 1
             cuts += 1
             bd2 = RAMBlockDev(flash)     # power back: the flash as it was left
             try:
@@ -167,6 +219,20 @@ def main():
                 bad += 1
                 if bad <= 5:
                     print("BAD step", j, steps[j][0], "cut at write", cut, "got", got, "want", exp[j], "or", exp[j + 1])
+            if MODE != "naive" and got == exp[j] and got != exp[j + 1]:
+                # the step did not happen: the board takes it again, to the
+                # state it would have had without the cut
+                redo += 1
+                try:
+                    apply(st2, steps[j])
+                    again = snapshot(st2)
+                    if again != exp[j + 1]:
+                        raise ValueError("state %s, want %s" % (again, exp[j + 1]))
+                    if steps[j][0] == "start" and ev_dirs(st2):
+                        raise ValueError("other games' directories left: %s" % ev_dirs(st2))
+                except Exception as e:
+                    bad += 1
+                    print("BAD step", j, steps[j][0], "cut", cut, "the step again after the cut:", repr(e))
             try:
                 st2.save_calibration({"after": cut})
                 if st2.load_calibration() != {"after": cut}:
@@ -178,7 +244,8 @@ def main():
             cut += 1
     for j in range(len(steps) + 1):
         os.remove("%s/cp%d.bin" % (TMPDIR, j))
-    print("RESULT mode=%s saves=%d writes=%d cuts=%d ok=%d bad=%d" % (MODE, len(steps), writes, cuts, ok, bad))
+    print("RESULT mode=%s saves=%d writes=%d cuts=%d ok=%d bad=%d stepscut=%d redo=%d"
+          % (MODE, len(steps), writes, cuts, ok, bad, stepscut, redo))
     if MODE == "naive":
         sys.exit(0 if bad > 0 else 1)
     sys.exit(1 if bad else 0)

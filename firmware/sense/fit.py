@@ -27,9 +27,9 @@ from struct import unpack_from
 import sys
 
 try:
-    from sense.fitkernels import kernels_at, scan   # viper machine code, where the interpreter compiles it
+    from sense.fitkernels import gain, kernels_at, scan, search   # machine code, where the interpreter compiles it
 except (ImportError, SyntaxError, ValueError, NameError):   # CPython, no native emitter, another arch's .mpy
-    from sense.fitplain import kernels_at, scan
+    from sense.fitplain import gain, kernels_at, scan, search
 
 QBITS = 14     # the whitened kernels' fixed point (entries within +-1: int16)
 VBITS = 12     # a change is scaled so its largest channel is under 2^VBITS
@@ -127,6 +127,8 @@ class Kernels:
         self.lastu = bytearray(nch)
         self.last = None                             # ... and what the fit gave
         self.mv = array("f", bytearray(16))         # the last solve: moment x, y, z, its variance per noise^2
+        self.st = array("i", bytearray(36))         # search's place, bounds and count
+        self.solves = 0   # solves made, all fits (a probe: the benchmarks cost the decisions by it)
 
     @staticmethod
     def _decode(table, n):
@@ -311,40 +313,21 @@ class Kernels:
     def _gain(self, vs, use, x, y, h):
         """The energy the kernels at (x, y, h) (1/256 of a cell from the
         grid's first) explain, comparable within one fit (every channel
-        used: from the integer normal equations; a channel left out: the
-        float solve)."""
+        used: gain, from the integer normal equations, native code where
+        the interpreter has it; a channel left out: the float solve)."""
         geo = self.geo
         geo[0] = x if x > 0 else 0      # (clamped as in at())
         geo[1] = y if y > 0 else 0
         geo[2] = h if h > 0 else 0
+        self.solves += 1
+        if not self.upright:
+            return gain(self.k, self.vi, self.ne, geo, 3 * self.nch)
         ne = self.ne
         kernels_at(self.k, self.vi, ne, geo)
-        if self.upright:
-            kb = self.kb
-            for j in range(len(kb)):
-                kb[j] = float(ne[j] - KBIAS)
-            return self._solve(kb, 0, vs, use)
-        o = 3 * self.nch
-        a00 = float(ne[o])
-        a01 = float(ne[o + 1])
-        a02 = float(ne[o + 2])
-        a11 = float(ne[o + 3])
-        a12 = float(ne[o + 4])
-        a22 = float(ne[o + 5])
-        r0 = float(ne[o + 6])
-        r1 = float(ne[o + 7])
-        r2 = float(ne[o + 8])
-        c00 = a11 * a22 - a12 * a12
-        c01 = a02 * a12 - a01 * a22
-        c02 = a01 * a12 - a02 * a11
-        det = a00 * c00 + a01 * c01 + a02 * c02
-        if det <= 1e-12 * (a00 * a11 * a22 + 1e-30):
-            return -1.0
-        c11 = a00 * a22 - a02 * a02
-        c12 = a01 * a02 - a00 * a12
-        c22 = a00 * a11 - a01 * a01
-        return (r0 * (c00 * r0 + c01 * r1 + c02 * r2) + r1 * (c01 * r0 + c11 * r1 + c12 * r2)
-                + r2 * (c02 * r0 + c12 * r1 + c22 * r2)) / det
+        kb = self.kb
+        for j in range(len(kb)):
+            kb[j] = float(ne[j] - KBIAS)
+        return self._solve(kb, 0, vs, use)
 
     def _search(self, vs, use, c):
         """The place between the cells, from cell c: a pattern search over
@@ -361,6 +344,25 @@ class Kernels:
         y = ((c % per) // nx) << 8
         h = (c // per) << 8
         hhi = (len(self.hs) - 1) << 8
+        if not self.upright:
+            # every channel used: the search is one call (native code on
+            # the chip: the loop's bytecode was as long as the solves' floats)
+            st = self.st
+            st[0] = x
+            st[1] = y
+            st[2] = h
+            st[3] = hhi
+            st[4] = int(256 * START)
+            st[5] = int(256 * FINEST)
+            st[6] = MAX_SOLVES
+            st[7] = 3 * self.nch
+            search(self.k, self.vi, self.ne, self.geo, st)
+            self.solves += st[8]
+            x = st[0]
+            y = st[1]
+            h = st[2]
+            self._place(vs, use, x, y, h)
+            return
         g = self._gain(vs, use, x, y, h)
         s = int(256 * START)
         left = MAX_SOLVES   # a bound on the decision's time
@@ -384,6 +386,10 @@ class Kernels:
                         h += ddh
                         moved = True
             s >>= 1
+        self._place(vs, use, x, y, h)
+
+    def _place(self, vs, use, x, y, h):
+        """self.px, py, ph (mm), pg, mv, kb: the searched place's."""
         hs = self.hs
         dh = (hs[len(hs) - 1] - hs[0]) / (len(hs) - 1) if len(hs) > 1 else 0.0
         self.px = self.x0 + x * self.step / 256.0

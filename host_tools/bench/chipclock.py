@@ -10,7 +10,7 @@ the schedule from now), so the frames that fall in it are never read, and
 the players see the decision only when it is done. The game is played as
 the chip would play it:
 
-- the cost model: per frame, the fit's solves (Kernels._gain), fits
+- the cost model: per frame, the fit's solves (Kernels.solves), fits
   (Kernels._fit) and decisions (Decide.settled) are counted; what each
   costs is measured on the `micropython` binary (host_tools/mpscripts/
   decisioncost.py: a game of the board, each deciding frame's time, the
@@ -153,15 +153,25 @@ def _count(clock):
     _active[0] = clock
     if getattr(fit.Kernels, "_clocked", False):
         return
-    for cls, name, i in ((fit.Kernels, "_gain", 0), (fit.Kernels, "_fit", 1), (decide.Decide, "settled", 2)):
-        fn = getattr(cls, name)
+    fn = fit.Kernels._fit
 
-        def w(*a, _fn=fn, _i=i):
-            c = _active[0]
-            if c is not None:
-                c.n[_i] += 1
-            return _fn(*a)
-        setattr(cls, name, w)
+    def fitted(self, *a):
+        c = _active[0]
+        n = self.solves
+        r = fn(self, *a)
+        if c is not None:
+            c.n[0] += self.solves - n
+            c.n[1] += 1
+        return r
+    fit.Kernels._fit = fitted
+    dn = decide.Decide.settled
+
+    def settled(*a):
+        c = _active[0]
+        if c is not None:
+            c.n[2] += 1
+        return dn(*a)
+    decide.Decide.settled = settled
     fit.Kernels._clocked = True
 
 

@@ -3,7 +3,7 @@
 # What a sensing decision costs, in the firmware's own terms: a pipeline of
 # the board fed a game's frames (FRAMES_BIN: per frame, t as uint32 then the
 # channels as uint32, little-endian) counts, per frame, the kernel fit's
-# solves (Kernels._gain), its fits (Kernels._fit) and the decisions
+# solves (Kernels.solves), its fits (Kernels._fit) and the decisions
 # (Decide.settled) it ran; fresh pipelines fed the same frames REPS times,
 # without the counting, time each frame (the least of the runs: the game is
 # deterministic, other load and the collector only ever add time). Prints
@@ -38,19 +38,24 @@ def frames():
 
 
 cnt = [0, 0, 0]
+kept = (fit.Kernels._fit, decide.Decide.settled)
 
 
-def counting(cls, name, i):
-    fn = getattr(cls, name)
-
-    def w(*a):
-        cnt[i] += 1
-        return fn(*a)
-    setattr(cls, name, w)
-    return fn
+def fitted(self, vs, use):
+    n = self.solves
+    r = kept[0](self, vs, use)
+    cnt[0] += self.solves - n
+    cnt[1] += 1
+    return r
 
 
-kept = (counting(fit.Kernels, "_gain", 0), counting(fit.Kernels, "_fit", 1), counting(decide.Decide, "settled", 2))
+def settled(self, zi, t):
+    cnt[2] += 1
+    kept[1](self, zi, t)
+
+
+fit.Kernels._fit = fitted
+decide.Decide.settled = settled
 p = Pipeline(board, lambda e: None)
 counts = {}
 k = 0
@@ -60,7 +65,7 @@ for t, fr in frames():
     if cnt[2]:
         counts[k] = (cnt[0], cnt[1], cnt[2])
     k += 1
-fit.Kernels._gain, fit.Kernels._fit, decide.Decide.settled = kept
+fit.Kernels._fit, decide.Decide.settled = kept
 best = {}
 quiet = []
 for r in range(reps):

@@ -250,6 +250,19 @@ def main():
     sys.exit(1 if bad else 0)
 
 
+def junk(prefix, n, size):
+    """Small files prefix<n>, prefix<n + 1>, ... of size bytes until the
+    filesystem refuses one; returns the next n."""
+    while True:
+        try:
+            f = open(prefix + "%d" % n, "wb")
+            n += 1
+            f.write(bytes(size))
+            f.close()
+        except OSError:
+            return n
+
+
 def fill():
     """Fill the filesystem: big writes, then smaller ones, then small
     files (littlefs keeps small files inline in metadata blocks)."""
@@ -269,14 +282,7 @@ def fill():
             f.close()
         except OSError:
             pass
-    while True:
-        try:
-            f = open(ROOT + "/junk%d" % n, "wb")
-            n += 1
-            f.write(bytes(100))
-            f.close()
-        except OSError:
-            break
+    n = junk(ROOT + "/junk", n, 100)
     # what littlefs still finds (a block freed by compaction): to the last one
     for _ in range(8):
         if os.statvfs(ROOT)[3] == 0:
@@ -311,15 +317,7 @@ def full(steps):
     # next one's directory too, so that its save needs a block
     st = app.store
     d = ROOT + "/ev%d.%d" % (st.game, st.events % 4)
-    k = 0
-    while True:
-        try:
-            f = open(d + "/junk%d" % k, "wb")
-            k += 1
-            f.write(bytes(60))
-            f.close()
-        except OSError:
-            break
+    junk(d + "/junk", 0, 60)
     try:
         while True:
             hold.write(bytes(256))

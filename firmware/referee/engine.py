@@ -55,6 +55,9 @@ class Engine(Battle):
     # Input events this mode accepts; each has a handler on_<ev>. Modes that
     # add control events extend it: INPUTS = Engine.INPUTS + ("trap",).
     INPUTS = INPUTS
+    # The snapshot's dynamic attributes besides State._save's own (a mode
+    # that names its own STATE names these too)
+    STATE = ("acted",)
     # Inputs that may come while a battle is pending without resolving it
     # first (modes add their in-battle control events: traps, gear...).
     BATTLE_INPUTS = ("ability", "resolve", "reveal")

@@ -121,6 +121,7 @@ class State:
         self.owe = [self.OPENING_GATES] * self.n  # gates owed in SETUP/REFILL
         self.placed = 0  # gates placed by the current player this turn
         self.battle = None  # [zone, attacker, defender, [(player, card)...]]
+        self.acted = []  # players who played a card (or passed) in the battle (Battle.start_battle)
         self.choice = None  # [player, zone, bakugan]
         self.winner = None
         self.last_battle = None  # arithmetic of the last battle, for views

@@ -13,8 +13,10 @@ not end the game. The same list is what the board saves to survive a power
 cut (replaying it restores the game exactly).
 Cost: one rebuild per undo, from the newest checkpoint (the referee's own
 snapshot, State._save, taken after every CHECK-th event; the last two are
-kept): at most 2 x CHECK events fed again, not the whole game (25-60
-events: measured 51 ms on an ESP32-S3 for a 25-event game, docs/runtime.md).
+kept; the game keeps what its header set up): at most 2 x CHECK events fed
+again, not the whole game (25-60 events). An undo and the feed after it on
+a 25-event game, projected on an ESP32-S3: 45 ms from the header, 3.5 ms
+from a checkpoint (docs/runtime.md).
 """
 import referee
 
@@ -117,14 +119,20 @@ class Journal:
         """The game after self.events: a new one, or g set up afresh; from
         the newest checkpoint within them (its snapshot loaded, and taken
         again from the game: a checkpoint keeps a copy of its own)."""
-        if g is None:
-            g = referee.new_game(self.header, None)
-        else:
-            g.__init__(self.header, None)
         evs = self.events
         cps = self.cps
         while cps and cps[-1][0] > len(evs):
             cps.pop()
+        if g is None:
+            g = referee.new_game(self.header, None)
+        elif cps:
+            # what the header set up stays; the snapshot below sets all the
+            # rest (tests/test_journal_checkpoints.py compares every
+            # attribute with a game rebuilt from the header)
+            g.sink = None
+            g._buf = []
+        else:
+            g.__init__(self.header, None)
         k = 0
         if cps:
             k, snap, t = cps[-1]

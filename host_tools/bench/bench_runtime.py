@@ -415,13 +415,15 @@ def time_section(board, res, header, out, runs=2):
         k = p0["ratio"]
         save_us = r[9] if len(r) > 10 else 0
         flash = chiptime.flash_ops_us(r[11], r[12]) if len(r) > 12 else 0
-        out.write("  the worst event/save tick on %s, ms: scan %.1f, sense %.1f (the decision and the referee step; "
-                  "the saves' own time here, not projected, apart), link %.1f, show %.1f, tx %.1f, flash %.1f (%d erases, "
-                  "%d bytes programmed); %d events, %d saves in it. A decision's cost on the chip's clock, tick by "
-                  "tick: `bakumat bench sensing --chip-clock`\n"
-                  % (chiptime.CHIPS[0][0], p0["stages"][0] / 1000.0, (r[1] - save_us) * k / 1000.0, r[2] * k / 1000.0, (r[3] * k + r[5] * n_leds * chiptime.LED_US) / 1000.0,
-                     (r[4] * k + chiptime.serial_stall_us(r[6], 115200)) / 1000.0, flash / 1000.0,
-                     r[11] if len(r) > 12 else 0, r[12] if len(r) > 12 else 0, r[7], r[8]))
+        out.write("  the worst event/save tick on %s, ms: scan %.1f, sense %.1f, link %.1f (an event the sensing "
+                  "decided counts in sense, a control's in link: the referee step, its outputs and the save), show "
+                  "%.1f, tx %.1f, less the saves' own time here (%.1f: not projected, their flash instead), flash %.1f "
+                  "(%d erases, %d bytes programmed); %d events, %d saves in it. A decision's cost on the chip's "
+                  "clock, tick by tick: `bakumat bench sensing --chip-clock`\n"
+                  % (chiptime.CHIPS[0][0], p0["stages"][0] / 1000.0, r[1] * k / 1000.0, r[2] * k / 1000.0,
+                     (r[3] * k + r[5] * n_leds * chiptime.LED_US) / 1000.0,
+                     (r[4] * k + chiptime.serial_stall_us(r[6], 115200)) / 1000.0, save_us * k / 1000.0,
+                     flash / 1000.0, r[11] if len(r) > 12 else 0, r[12] if len(r) > 12 else 0, r[7], r[8]))
     for name, _, _ in chiptime.CHIPS:
         p = proj[name]
         w = max(p["event_max"], p["save_max"])

@@ -53,12 +53,19 @@ def _table():
 
 _T = _table()
 
+try:
+    from link.crcviper import crc as _fast   # machine code, where the interpreter compiles viper
+except (ImportError, SyntaxError, ValueError, NameError):   # CPython, the WebAssembly port
+    _fast = None
+
 
 def crc16(data, start=0, end=None, crc=0xFFFF):
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of data[start:end]."""
-    t = _T
     if end is None:
         end = len(data)
+    if _fast is not None:
+        return _fast(data, start, end, crc)
+    t = _T
     for i in range(start, end):
         crc = ((crc << 8) & 0xFFFF) ^ t[((crc >> 8) ^ data[i]) & 0xFF]
     return crc

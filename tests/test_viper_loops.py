@@ -150,6 +150,13 @@ def test_amr2_mat_kernels_match_the_plain_loops(tmp_path):
     assert zones_py > 0 and chans_py >= 1
 
 
+# the scripts' random numbers: one LCG, the same on both interpreters
+RND = r"""seed = [%(seed)d]
+def rnd(n):
+    seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
+    return seed[0] %% n
+"""
+
 FIT_SCRIPT = r"""
 import sys, json
 sys.path.insert(0, %(fw)r)
@@ -160,11 +167,7 @@ t = json.loads(open(%(table)r).read())
 kern = Kernels(t, 6)
 nch = 6
 ncell = kern.nx * kern.ny
-seed = [12345]
-def rnd(n):
-    seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
-    return seed[0] %% n
-same = 0
+""" + RND + r"""same = 0
 for trial in range(300):
     # a change of up to 2^12 each way (fit.py scales it so), and places
     # over the grid and past its far end (kernels_at clamps; fit.py clamps
@@ -213,7 +216,7 @@ def test_the_fit_kernels_match_their_plain_loops(tmp_path):
     from host_tools.boards import kernels
     p = tmp_path / "k.json"
     p.write_text(json.dumps(kernels.build(boards.load("amr2"), "mu300-t0.2")))
-    r = micropython(["-X", "heapsize=8M", "-c", FIT_SCRIPT % {"fw": os.path.join(REPO, "firmware"), "table": str(p)}])
+    r = micropython(["-X", "heapsize=8M", "-c", FIT_SCRIPT % {"fw": os.path.join(REPO, "firmware"), "table": str(p), "seed": 12345}])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "SAME 300" in r.stdout
 
@@ -280,11 +283,7 @@ sys.path.insert(0, %(fw)r)
 from link import codec
 fast = codec._fast
 assert fast is not None, "the viper CRC did not compile on the unix port"
-seed = [777]
-def rnd(n):
-    seed[0] = (seed[0] * 1103515245 + 12345) & 0x7FFFFFFF
-    return seed[0] %% n
-same = 0
+""" + RND + r"""same = 0
 for trial in range(300):
     n = rnd(700)
     data = bytearray(rnd(256) for _ in range(n))
@@ -306,6 +305,6 @@ def test_the_viper_crc_matches_the_plain_loop():
     """link/crcviper.py (viper, as the chip runs it) against codec.crc16's
     Python loop on the micropython binary: the same CRC-16 for 300 random
     buffers, slices and starting values, and the standard check value."""
-    r = micropython(["-c", CRC_SCRIPT % {"fw": os.path.join(REPO, "firmware")}])
+    r = micropython(["-c", CRC_SCRIPT % {"fw": os.path.join(REPO, "firmware"), "seed": 777}])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "SAME 300 True" in r.stdout

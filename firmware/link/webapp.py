@@ -113,9 +113,10 @@ class WebApp:
         self.last_reject = None
 
     # Output events of the referee arrive here (chained from the board's sink).
-    def on_event(self, out):
+    def on_event(self, out, line=None):
+        """line: out's encode_json (None: encoded here)."""
         self.seq += 1
-        self.ring[self.seq % RING] = (self.seq, _events.encode_json(out))
+        self.ring[self.seq % RING] = (self.seq, _events.encode_json(out) if line is None else line)
         if out[0] == "reject":
             for k, v in out[2]:
                 if k == "reason":

@@ -4,12 +4,12 @@ encode_json: one NDJSON line, byte-identical on CPython and MicroPython.
 encode_text: one readable transcript line. Both are documented in
 docs/formats/event-log-v1.md ("Output events").
 """
-from referee.jsonw import Pairs, dumps
+from referee.jsonw import Pairs, dumps, dumps_event
 
 
 def encode_json(out):
     kind, t, pairs = out
-    return dumps(Pairs((("ev", kind), ("t", t)) + tuple(pairs)))
+    return dumps_event(kind, t, pairs)
 
 
 def _stamp(t):

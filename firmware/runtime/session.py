@@ -304,11 +304,12 @@ class Session:
             for k, v in out[2]:
                 if k == "reason":
                     self.last_reject = v
-        self.link.send_json("game", encode_json(out))
+        line = encode_json(out)     # once, for the link and the phone page
+        self.link.send_json("game", line)
         self.feedback.event(out, self.input_zone)
         self.view_changed = True
         if self.phone is not None:
-            self.phone.on_event(out)
+            self.phone.on_event(out, line)
 
     def _sensed(self, ev):
         self.health.worked()

@@ -386,7 +386,7 @@ def time_section(board, res, header, out, runs=2):
     if f.get("save_n"):
         out.write("  game saves: %d (board-state v2: an event is a small file of its own, 4 directories made when "
                   "the game starts; a new game writes the header, game.ndj, anew), the file written up to %d bytes; "
-                  "here %.2f ms at most (interpreter and littlefs on a RAM device, not projected). The board's "
+                  "here %.2f ms at most (the firmware, littlefs and the stand-in flash driver; the first two projected in the tick). The board's "
                   "files are on littlefs over a RAM device shaped like the chip's flash, which counts what a tick "
                   "erases and programs: at most %d erases and %d bytes programmed in a tick (the setup tick "
                   "included), %.1f ms of flash on a chip (4 KB erase 45 ms, 256-byte page 0.4 ms: W25Q32JV "
@@ -417,7 +417,8 @@ def time_section(board, res, header, out, runs=2):
         flash = chiptime.flash_ops_us(r[11], r[12]) if len(r) > 12 else 0
         out.write("  the worst event/save tick on %s, ms: scan %.1f, sense %.1f, link %.1f (an event the sensing "
                   "decided counts in sense, a control's in link: the referee step, its outputs and the save), show "
-                  "%.1f, tx %.1f, less the saves' own time here (%.1f: not projected, their flash instead), flash %.1f "
+                  "%.1f, tx %.1f, less the stand-in flash driver's time here (%.1f: the harness's Python; the flash "
+                  "projected instead), flash %.1f "
                   "(%d erases, %d bytes programmed); %d events, %d saves in it. A decision's cost on the chip's "
                   "clock, tick by tick: `bakumat bench sensing --chip-clock`\n"
                   % (chiptime.CHIPS[0][0], p0["stages"][0] / 1000.0, r[1] * k / 1000.0, r[2] * k / 1000.0,

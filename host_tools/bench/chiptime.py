@@ -91,8 +91,10 @@ def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, 
         scan = scan_loop_us * k + (n_reads * ADC_US if scan_hw_us is None else scan_hw_us)
 
         def chip_us(r):
-            # a save's time here is mostly the host's file system calls: not
-            # projected; the chip's flash time for what it wrote instead
+            # save_us: what the harness's stand-in flash driver (Python) took
+            # in the tick, taken out; the chip's flash time for what it
+            # erased and wrote instead (the firmware's save and littlefs
+            # are projected with the rest of the tick)
             save_us, save_bytes = (r[9], r[10]) if len(r) > 10 else (0, 0)
             if len(r) > 12:        # counted on littlefs (a chip-shaped RAM device)
                 flash = flash_ops_us(r[11], r[12]) if (r[11] or r[12]) else 0

@@ -135,6 +135,71 @@ class TestCodec(unittest.TestCase):
         self.assertEqual([f[2]["n"] for f in oks], list(range(sent)))
 
 
+class Both:
+    """The same stream through the span decoder (find and slices) and the
+    byte-at-a-time one (the reference where bytearray has no find())."""
+
+    def __init__(self, max_len, keep_text=False):
+        self.a = Rec(max_len)
+        self.b = Rec(max_len)
+        self.a.d.keep_text = self.b.d.keep_text = keep_text
+        self.a.d.text = bytearray() if keep_text else None
+        self.b.d.text = bytearray() if keep_text else None
+
+    def feed(self, chunk):
+        self.a.d._feed_spans(chunk, len(chunk))
+        self.b.d._feed_bytes(chunk, len(chunk))
+
+
+class TestSpanDecoder(unittest.TestCase):
+    def test_the_same_frames_errors_and_garbage_as_byte_at_a_time(self):
+        rnd = Lcg(77)
+        pieces = [b"\x1e", b"\n", b"\r", b"\r\n", b"noise", b"\x1e\x1e", b"\x01", b"B1 ", b" 0000\n"]
+        seen = []
+        for max_len in (24, 64, 256):
+            both = Both(max_len, keep_text=True)
+            stream = bytearray()
+            for round_ in range(120):
+                k = rnd.next(5)
+                if k == 0:
+                    stream += pieces[rnd.next(len(pieces))]
+                elif k == 1:
+                    stream += bytes(bytearray(rnd.next(256) for _ in range(rnd.next(30))))
+                else:
+                    f = bytearray(encode(round_, "ctl", {"n": round_, "pad": "x" * rnd.next(80)}))
+                    if rnd.next(4) == 0:
+                        f[1 + rnd.next(len(f) - 2)] = (13, 30, 10, 1)[rnd.next(4)]
+                    if rnd.next(4) == 0:
+                        f = f[:rnd.next(len(f))]
+                    stream += f
+            i = 0
+            while i < len(stream):       # in chunks as the link reads them
+                n = 1 + rnd.next(40)
+                both.feed(bytearray(stream[i:i + n]))
+                i += n
+            a, b = both.a, both.b
+            self.assertEqual(a.frames, b.frames)
+            self.assertEqual(a.errors, b.errors)
+            # (the count of a dropped frame's bytes is not kept alike: unused)
+            self.assertEqual((a.d.garbage, a.d.state, a.d.pending() and a.d.n, bytes(a.d.text)),
+                             (b.d.garbage, b.d.state, b.d.pending() and b.d.n, bytes(b.d.text)))
+            seen += a.errors
+            if max_len == 256:
+                self.assertGreater(len(a.frames), 20)
+        for code in ("oversized", "truncated", "checksum", "syntax"):
+            self.assertIn(code, seen)
+
+    def test_a_frame_split_anywhere_and_a_cr_inside_it(self):
+        f = encode(9, "ctl", {"ev": "resolve", "zone": 3})
+        for cut in range(1, len(f)):
+            r = Rec()
+            r.d.feed(bytearray(f[:cut]))
+            r.d.feed(bytearray(f[cut:]))
+            self.assertEqual(r.frames, [(9, "ctl", {"ev": "resolve", "zone": 3})])
+        r = Rec()
+        r.d.feed(f[:10] + b"\r" + f[10:])
+        self.assertEqual(r.frames, [(9, "ctl", {"ev": "resolve", "zone": 3})])
+
 class Port:
     def __init__(self):
         self.rx = bytearray()
@@ -257,9 +322,96 @@ class TestServer(unittest.TestCase):
         self.link.service(self.clock.t + 20)
         self.assertEqual(self.link.err_sent, 5)
 
+    def _wire(self):
+        self.link.drain_all()
+        r = Rec()
+        r.d.feed(bytes(self.port.out))
+        self.port.out = bytearray()
+        return [(f[1], f[2].get("n") if type(f[2]) is dict else f[2]) for f in r.frames]
 
-if __name__ == "__main__":
-    unittest.main()
+    def test_later_calls_keep_the_order_frames_would_have_had(self):
+        link = Link(self.port, self.clock, tx_size=4096)
+        self.link = link
+        ran = []
+
+        def out(n, _):
+            ran.append(n)
+            link.send("game", {"n": n})
+        link.send("mat", {"n": 0})
+        link.later(out, 1, None)
+        link.later(out, 2, None)
+        link.send("input", {"n": 3})            # behind both outputs
+        link.reply(7, "ack", {"n": 4})
+        link.later(out, 5, None)
+        link.reply(8, "ack", {"n": 6})
+        self.assertTrue(link.send("frame", {"n": 7}, bulk=True))   # a raw frame waits too
+        self.assertEqual(ran, [])
+        self.assertTrue(link.pending_tx())
+        link.flush(10000)
+        r = Rec()
+        r.d.feed(bytes(self.port.out))
+        self.assertEqual([f[1] for f in r.frames], ["mat"])
+        self.port.out = bytearray()
+        link.pump()                              # one output a pump, with the frames before the next
+        self.assertEqual(ran, [1])
+        link.pump()
+        self.assertEqual(ran, [1, 2])
+        link.flush(10000)
+        r = Rec()
+        r.d.feed(bytes(self.port.out))
+        self.assertEqual([(f[1], f[2]["n"]) for f in r.frames], [("game", 1), ("game", 2), ("input", 3), ("ack", 4)])
+        self.port.out = bytearray()
+        link.pump()
+        self.assertEqual(link.held, [])
+        self.assertEqual(self._wire(), [("game", 5), ("ack", 6), ("frame", 7)])
+        link.send("mat", {"n": 8})               # nothing waits: straight into the ring
+        self.assertEqual(link.held, [])
+        self.assertEqual(self._wire(), [("mat", 8)])
+
+    def test_the_boards_numbers_rise_on_the_wire_with_raw_frames_between(self):
+        link = Link(self.port, self.clock, tx_size=8192)
+        self.link = link
+        link.later(lambda a, b: link.send_json("game", '{"n": 1}'), None, None)
+        link.send("input", {"n": 2})
+        for i in range(3):
+            link.send("frame", {"n": 10 + i}, bulk=True)     # one a tick, as the loop sends them
+            link.pump()
+        link.drain_all()
+        r = Rec()
+        r.d.feed(bytes(self.port.out))
+        seqs = [f[0] for f in r.frames]
+        self.assertEqual(len(seqs), 5)
+        self.assertEqual(seqs, sorted(seqs))
+
+    def test_drain_all_and_a_long_wait_run_every_later_call(self):
+        link = Link(self.port, self.clock, tx_size=8192)
+        self.link = link
+        for n in range(3):
+            link.later(lambda n, _: link.send("game", {"n": n}), n, None)
+            link.reply(n, "ack", {"n": 10 + n})
+        self.assertEqual(self._wire(), [("game", 0), ("ack", 10), ("game", 1), ("ack", 11), ("game", 2),
+                                        ("ack", 12)])
+        for n in range(40):                      # more than _HELD_MAX wait: one pump runs them all
+            link.later(lambda n, _: link.send("game", {"n": n}), n, None)
+        link.pump()
+        self.assertEqual(link.held, [])
+        link.flush(100000)
+        r = Rec()
+        r.d.feed(bytes(self.port.out))
+        self.assertEqual([f[2]["n"] for f in r.frames], list(range(40)))
+
+    def test_a_failing_later_call_is_dropped_and_the_rest_go_on(self):
+        link = Link(self.port, self.clock, tx_size=4096)
+        self.link = link
+
+        def bad(a, b):
+            raise ValueError("boom")
+        link.later(bad, 0, None)
+        link.reply(1, "ack", {"n": 1})
+        with self.assertRaises(ValueError):
+            link.pump()
+        self.assertFalse(link._pumping)
+        self.assertEqual(self._wire(), [("ack", 1)])
 
 
 class TestBulkLeavesRoom(unittest.TestCase):
@@ -274,3 +426,7 @@ class TestBulkLeavesRoom(unittest.TestCase):
         self.assertGreaterEqual(link.tx_free(), 2048)  # app.TX_RESERVE: a request can still be answered
         self.assertTrue(link.reply(5, "pong", {}))
         self.assertGreater(link.tx_drops, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

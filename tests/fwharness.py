@@ -137,6 +137,18 @@ class Rig:
     def request(self, typ, body=None, max_ms=2000):
         return self.reply(self.send(typ, body), max_ms)
 
+    def wait_for(self, typ, max_ms=2000):
+        """Run until a message of type typ has arrived (a game event goes out
+        a tick or more after the tick that decided it); return those
+        received (taken), at once when some are waiting already."""
+        waited = 0
+        while not self.received(typ, take=False):
+            if waited >= max_ms:
+                raise AssertionError("no %s message within %d ms" % (typ, max_ms))
+            self.run_ms(self.app.period)
+            waited += self.app.period
+        return self.received(typ)
+
     # ---------------------------------------------------------- board
     def run_ms(self, ms):
         """Run the firmware loop for ms of board time (rebooting it after a

@@ -14,6 +14,13 @@ one addressed to an earlier boot of the board (sent while it was off or
 restarting) or repeating an older sequence number of the same session is
 refused (`err stale`, with this boot's id), never applied; the reply to an
 accepted one carries the same identity. B1 requests are taken as before.
+
+later(fn, a, b) runs fn(a, b) in a later tick instead of now, and every
+frame queued meanwhile (a reply, an echo, a sensed event) waits behind it:
+pump() runs the oldest such call per tick with the frames around it, so
+what leaves the board is in the order it would have had, spread over
+ticks. The session sends a game event's outputs this way (docs/runtime.md:
+a battle's four outputs were 20 ms of one tick on an ESP32-S3).
 """
 import json
 
@@ -26,6 +33,7 @@ except ImportError:
         return x
 
 _ERR_PER_S = const(4)
+_HELD_MAX = const(32)   # more waiting than this: pump() runs them all
 _HEX = b"0123456789abcdef"
 
 
@@ -77,6 +85,8 @@ class Link:
         self._sid = None        # the last B2 session seen, and its last seq
         self._sid_seq = 0
         self.stale = 0
+        self.held = []          # [(kind, a, b, c)]: later() calls (1) and the frames behind them (0 reply, 2 send, 3 bulk send)
+        self._pumping = False
 
     # ----------------------------------------------------------- input
     def service(self, deadline):
@@ -145,8 +155,14 @@ class Link:
 
     def send(self, typ, body, bulk=False):
         """An unsolicited frame with the board's own sequence number."""
-        head = _head(self.seq + 1, typ)
         data = _dumps(body)
+        if self._waits():
+            self.held.append((3 if bulk else 2, typ, data, None))
+            return True
+        return self._send(typ, data, bulk)
+
+    def _send(self, typ, data, bulk):
+        head = _head(self.seq + 1, typ)
         # Bulk frames (raw sensor frames) never fill the ring past half, so
         # the room a request's reply needs (TX_RESERVE in app.py) stays free
         # and the host can always turn recording off again.
@@ -154,17 +170,64 @@ class Link:
             self.tx_drops += 1
             return False
         self.seq = (self.seq + 1) & 0xFFFF
-        return self._frame(head, data)
+        return self._frame(head, data, True)
 
     def send_json(self, typ, text):
         """Like send() with a body that is JSON text already."""
-        self.seq = (self.seq + 1) & 0xFFFF
-        return self._frame(_head(self.seq, typ), text.encode())
+        if self._waits():
+            self.held.append((2, typ, text.encode(), None))
+            return True
+        return self._send(typ, text.encode(), False)
 
-    def _frame(self, head, body):
+    def _waits(self):
+        """A frame queued now waits behind later() calls (a raw frame too:
+        the stream stays in the order of the board's ticks, which a
+        recording's log keeps; the board's own sequence numbers are given
+        when a frame goes)."""
+        return self.held and not self._pumping
+
+    # ------------------------------------------------------ later calls
+    def later(self, fn, a, b):
+        """fn(a, b) in a later tick (pump); frames queued meanwhile wait
+        behind it."""
+        self.held.append((1, fn, a, b))
+
+    def pump(self, calls=1):
+        """Run the oldest `calls` later() calls with the frames queued
+        before and between them (all, when more than _HELD_MAX wait)."""
+        held = self.held
+        if not held:
+            return
+        if len(held) > _HELD_MAX:
+            calls = len(held)
+        self._pumping = True
+        try:
+            while held:
+                e = held[0]
+                k = e[0]
+                if k == 1:                 # a later() call
+                    if calls <= 0:
+                        break
+                    calls -= 1
+                    held.pop(0)
+                    e[1](e[2], e[3])
+                elif k >= 2:               # a send() (3: bulk): numbered now
+                    held.pop(0)
+                    self._send(e[1], e[2], k == 3)
+                else:                      # a reply: the request's number
+                    held.pop(0)
+                    self._frame(e[1], e[2])
+        finally:
+            self._pumping = False
+
+    def _frame(self, head, body, now=False):
         """Queue the frame codec.encode_json would make of head (the
         encoded "B1 seq type ") and body (the encoded JSON), written piece
-        by piece into the TX ring: no copy of the whole frame."""
+        by piece into the TX ring: no copy of the whole frame. While later()
+        calls wait, the frame waits behind them (now: it goes now)."""
+        if not now and self._waits():
+            self.held.append((0, head, body, None))
+            return True
         n = len(head) + len(body) + 7
         if n > len(self.tx) - self._len:
             self.tx_drops += 1
@@ -199,7 +262,8 @@ class Link:
         return True
 
     def pending_tx(self):
-        return self._len
+        """Bytes queued, and 1 more while frames wait behind later() calls."""
+        return self._len + (1 if self.held else 0)
 
     def tx_free(self):
         return len(self.tx) - self._len
@@ -217,6 +281,8 @@ class Link:
         return sent
 
     def drain_all(self):
-        """Write everything queued (before a reset)."""
+        """Write everything queued (before a reset), what waits behind
+        later() calls included."""
+        self.pump(len(self.held))
         while self._len:
             self.flush(self._len)

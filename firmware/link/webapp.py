@@ -16,7 +16,7 @@ its own side's last event; only the fields of the event's kind are taken
 from a phone, and a zone must be one of the board's.
 
 Memory: the board and header JSON are encoded once; the recent output
-events are a fixed ring of RING encoded lines; a state answer is built as
+events are a fixed ring of RING (each encoded when a phone first asks); a state answer is built as
 one string per request (a few KB at most), never per frame.
 """
 import json
@@ -108,15 +108,17 @@ class WebApp:
         self.keep = keep
         self.fails = {}                  # client -> [wrong tokens, time of the last]
         self.claim_open = [None] * n     # side -> until when its button opened a late claim
-        self.ring: list = [None] * RING  # (seq, encoded line) or None
+        self.ring: list = [None] * RING  # (seq, output event or its encoded line) or None
         self.seq = 0
         self.last_reject = None
 
     # Output events of the referee arrive here (chained from the board's sink).
-    def on_event(self, out, line=None):
-        """line: out's encode_json (None: encoded here)."""
+    def on_event(self, out):
+        """Kept as it is, encoded when a phone first asks for it (most
+        outputs are read by one poll or none: no work in the tick that
+        made them)."""
         self.seq += 1
-        self.ring[self.seq % RING] = (self.seq, _events.encode_json(out) if line is None else line)
+        self.ring[self.seq % RING] = (self.seq, out)
         if out[0] == "reject":
             for k, v in out[2]:
                 if k == "reason":
@@ -224,6 +226,8 @@ class WebApp:
         for s in range(lo, self.seq + 1):
             item = self.ring[s % RING]
             if item is not None and item[0] == s:
+                if type(item[1]) is not str:
+                    item = self.ring[s % RING] = (s, _events.encode_json(item[1]))
                 evs.append("[%d, %s]" % item)
         parts.append(', "events": [' + ", ".join(evs) + "]")
         parts.append(', "you": {"player": %s}}' % ("null" if you is None else str(you)))

@@ -15,7 +15,10 @@ and sleeps in board.idle(), which returns early when input arrives.
 
 Bounded work per tick: the link reads at most rx_budget bytes and handles
 at most MSGS_PER_TICK messages; output drains at most board.tx_budget
-bytes; feedback redraws at most every 40 ms. A tick that starts more than a
+bytes; feedback redraws at most every 40 ms. A game event's outputs (link
+frames, LED and buzzer cues) go one per tick from the next tick on
+(link.later and pump, in the feedback stage): the tick that decides an
+event does the referee step and the save, not the outputs too. A tick that starts more than a
 period late is counted in `overruns`; the schedule then restarts from now
 rather than bursting to catch up.
 
@@ -34,6 +37,7 @@ except ImportError:
         return x
 
 MSGS_PER_TICK = const(2)
+HELD_MAX = const(8)        # frames waiting behind outputs before requests wait too
 MAX_FAILS = const(10)
 TX_RESERVE = const(2048)   # free TX bytes needed before taking a request
 WEB_MS = const(3)         # phone page budget per tick (ms)
@@ -107,6 +111,7 @@ class Loop:
             health.busy = False
         t0 = us()
         ok = True
+        waiting = len(self.link.held)   # outputs of earlier ticks: one goes out in 4.
         # 1. scan: nothing before it, so a scan is never late by more than
         # the previous tick's overrun
         frame = self.board.scanner.scan()
@@ -130,7 +135,8 @@ class Loop:
             link.service(clock.ticks_add(now, self.period // 2))
             for _ in range(MSGS_PER_TICK):
                 # back-pressure: a request is taken only when its reply fits
-                if link.tx_free() < TX_RESERVE:
+                # and not many frames wait behind earlier outputs
+                if link.tx_free() < TX_RESERVE or len(link.held) > HELD_MAX:
                     break
                 m = link.next()
                 if m is None:
@@ -149,8 +155,11 @@ class Loop:
                 ok = False
                 self._fail("web", e)
         t3 = us()
-        # 4. feedback: decisions of this tick show now
+        # 4. feedback: the oldest output of an earlier tick goes out (its
+        # frame, its cue), then the LEDs follow the game
         try:
+            if waiting:
+                self.link.pump()
             session.show()
             if requests.selftest is not None:
                 requests.selftest_step(now)

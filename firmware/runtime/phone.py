@@ -66,11 +66,10 @@ class PhonePage:
         if self.server is not None:
             self.server.service(deadline)
 
-    def on_event(self, out, line=None):
-        """A game output (or the sensing's `learnt`) for the phones; line:
-        its encode_json, when the caller has it already."""
+    def on_event(self, out):
+        """A game output (or the sensing's `learnt`) for the phones."""
         if self.web is not None:
-            self.web.on_event(out, line)
+            self.web.on_event(out)
 
     def open_claim(self, player):
         """A press of the side's button: a late claim is open for a while."""

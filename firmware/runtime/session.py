@@ -297,6 +297,11 @@ class Session:
                 ask(self.table.asking())
 
     def _game_out(self, out):
+        """A referee output: what the input's handling needs now (why it
+        was refused, the phone page's record); its link frame and LED and
+        buzzer cue wait for the next ticks (link.later: one output a tick,
+        in order with every frame sent meanwhile), so a battle's outputs do
+        not all land in the tick that decided it."""
         self.health.worked()
         if self.replaying:
             return
@@ -304,12 +309,14 @@ class Session:
             for k, v in out[2]:
                 if k == "reason":
                     self.last_reject = v
-        line = encode_json(out)     # once, for the link and the phone page
-        self.link.send_json("game", line)
-        self.feedback.event(out, self.input_zone)
-        self.view_changed = True
         if self.phone is not None:
-            self.phone.on_event(out, line)
+            self.phone.on_event(out)
+        self.link.later(self._emit, out, self.input_zone)
+
+    def _emit(self, out, zone):
+        self.link.send_json("game", encode_json(out))
+        self.feedback.event(out, zone)
+        self.view_changed = True
 
     def _sensed(self, ev):
         self.health.worked()

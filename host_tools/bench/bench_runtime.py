@@ -408,23 +408,27 @@ def time_section(board, res, header, out, runs=2):
                          chiptime.flash_ops_us(evw[11], evw[12]) / 1000.0, n, len(sv),
                          sum(r[11] for r in sv) * 1.0 / n, sum(r[12] for r in sv) * 1.0 / n,
                          sum(r[11] for r in play if r[8] == 0)))
-    r = p0["event_rec"] if p0["event_max"] >= p0["save_max"] else p0["save_rec"]
-    if r is not None:
+    for what, r in (("event", p0["event_rec"]), ("save", p0["save_rec"])):
+        if r is None:
+            continue
         # what the worst event/save tick is made of (the first chip): the
         # decision (sense) and the flash are the parts that can be cut
         k = p0["ratio"]
         save_us = r[9] if len(r) > 10 else 0
         flash = chiptime.flash_ops_us(r[11], r[12]) if len(r) > 12 else 0
-        out.write("  the worst event/save tick on %s, ms: scan %.1f, sense %.1f, link %.1f (an event the sensing "
+        out.write("  the worst %s tick on %s, ms: scan %.1f, sense %.1f, link %.1f (an event the sensing "
                   "decided counts in sense, a control's in link: the referee step, its outputs and the save), show "
                   "%.1f, tx %.1f, less the stand-in flash driver's time here (%.1f: the harness's Python; the flash "
                   "projected instead), flash %.1f "
                   "(%d erases, %d bytes programmed); %d events, %d saves in it. A decision's cost on the chip's "
                   "clock, tick by tick: `bakumat bench sensing --chip-clock`\n"
-                  % (chiptime.CHIPS[0][0], p0["stages"][0] / 1000.0, r[1] * k / 1000.0, r[2] * k / 1000.0,
+                  % (what, chiptime.CHIPS[0][0], p0["stages"][0] / 1000.0, r[1] * k / 1000.0, r[2] * k / 1000.0,
                      (r[3] * k + r[5] * n_leds * chiptime.LED_US) / 1000.0,
                      (r[4] * k + chiptime.serial_stall_us(r[6], 115200)) / 1000.0, save_us * k / 1000.0,
                      flash / 1000.0, r[11] if len(r) > 12 else 0, r[12] if len(r) > 12 else 0, r[7], r[8]))
+    o = p0["over20"]
+    out.write("  ticks of play over 20 ms on %s: %d (%d of the %d deciding a game event, %d of the %d saving)\n"
+              % (chiptime.CHIPS[0][0], o[0], o[1], p0["n_event"], o[2], p0["n_save"]))
     for name, _, _ in chiptime.CHIPS:
         p = proj[name]
         w = max(p["event_max"], p["save_max"])

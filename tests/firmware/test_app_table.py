@@ -68,8 +68,7 @@ class ButtonsAtTheTable(unittest.TestCase):
         ok.drive(0)
         self.rig.run_ms(80)
         ok.drive(1)
-        self.rig.run_ms(60)
-        games = [m[2] for m in self.rig.received("game")]
+        games = [m[2] for m in self.rig.wait_for("game", max_ms=500)]
         self.assertEqual([g["ev"] for g in games][:1], ["miss"])
         last = stored(self.d)[-1]
         self.assertEqual((last["ev"], last["by"], last["bakugan"]), ("miss", "button", games[0]["bakugan"]))

@@ -14,8 +14,8 @@
                 at most 32 of [A-Za-z0-9_-], else "%" and the hex of its
                 UTF-8 bytes (sig_name). A save writes only the entries that
                 changed (a lesson: 1-2 files, small enough to stay inline in
-                the directory's metadata: no erase). The directory is made
-                at the first save.
+                the directory's metadata). The directory is made when a game
+                starts (or at the first save).
     sigs.json   the signatures as the earlier firmware kept them, {bakugan
                 id: value}: still read (sig/ wins over it) and replaced by
                 sig/ at the first save
@@ -148,6 +148,10 @@ class State:
                 g = i + 1
         for k in range(4):
             os.mkdir(self._ev(k, g)[:-2])
+        try:
+            self._sig_dir()        # its erase here, not in the tick of the first lesson
+        except OSError:
+            pass                   # (a full filesystem: the header's save says so)
         h = {}
         for k in header:
             h[k] = header[k]
@@ -304,12 +308,7 @@ class State:
             v = sigs[b]
             if b in held and held[b] == v:
                 continue
-            if not self._sigdir:
-                try:
-                    os.mkdir(d[:-1])
-                except OSError:
-                    pass           # there already (else the write says why)
-                self._sigdir = True
+            self._sig_dir()
             safe.write(d + sig_name(b), json.dumps([b, v]) + "\n")
             held[b] = v
             wrote += 1
@@ -323,6 +322,18 @@ class State:
             wrote += 1
         if wrote:
             self.saves += 1
+
+    def _sig_dir(self):
+        """Make sig/ unless it is there (a new game makes it: a directory's
+        first metadata block is an erase, in the setup tick)."""
+        if not self._sigdir:
+            d = self.path(SIGDIR)
+            try:
+                os.mkdir(d)
+            except OSError:
+                if not safe.exists(d):
+                    raise
+            self._sigdir = True
 
     def load_signatures(self):
         """{bakugan id: value}: sig/'s entries over an earlier firmware's

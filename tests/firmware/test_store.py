@@ -69,7 +69,8 @@ class TestState(unittest.TestCase):
         self.assertEqual(lines[1], "")
         self.assertIn('"state": 2', lines[0])
         self.assertIn('"game": 1', lines[0])
-        self.assertEqual(sorted(os.listdir(self.d)), ["ev1.0", "ev1.1", "ev1.2", "ev1.3", "game.ndj"])
+        # (and sig/, empty: the signatures' directory, made when a game starts)
+        self.assertEqual(sorted(os.listdir(self.d)), ["ev1.0", "ev1.1", "ev1.2", "ev1.3", "game.ndj", "sig"])
         self.assertEqual(sorted(int(n) for n in os.listdir(self.d + "/ev1.2")), list(range(2, 30, 4)))
         self.assertEqual(safe.read(self.d + "/ev1.1/5"), b'{"t": 500, "ev": "miss", "bakugan": "b5"}\n')
 
@@ -125,7 +126,7 @@ class TestState(unittest.TestCase):
         self.st.game_start(HEADER)
         self.assertEqual(self.st.game_load()[1], [])
         self.assertEqual(self.st.game, 2)
-        self.assertEqual(sorted(os.listdir(self.d)), ["ev2.0", "ev2.1", "ev2.2", "ev2.3", "game.ndj"])
+        self.assertEqual(sorted(os.listdir(self.d)), ["ev2.0", "ev2.1", "ev2.2", "ev2.3", "game.ndj", "sig"])
         self.st.game_append({"t": 1, "ev": "resolve"})
         self.assertEqual(State(self.d).game_load()[1], [{"t": 1, "ev": "resolve"}])
 
@@ -140,7 +141,7 @@ class TestState(unittest.TestCase):
         self.assertEqual((st.game_load()[1], st.game), ([{"t": 1, "ev": "resolve"}], 1))
         st.game_start(HEADER)
         self.assertEqual(st.game, 3)
-        self.assertEqual(sorted(os.listdir(self.d)), ["ev3.0", "ev3.1", "ev3.2", "ev3.3", "game.ndj"])
+        self.assertEqual(sorted(os.listdir(self.d)), ["ev3.0", "ev3.1", "ev3.2", "ev3.3", "game.ndj", "sig"])
 
     def test_resume_a_v1_game_and_go_on_in_place(self):
         # a board whose game.ndj the earlier firmware wrote: its events inline

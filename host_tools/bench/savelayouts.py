@@ -34,6 +34,8 @@ LAYOUTS = (
 SIG_LAYOUTS = (
     ("sigs_json", "one sigs.json {bakugan id: value}, temp file and rename (the store before)"),
     ("sig_files", "sig/<id>: a small file a Bakugan, temp file and rename, the changed ones only (the store now)"),
+    ("sig_inplace", "the same files rewritten in place (open \"w\", write, close: littlefs commits at close), "
+                    "no temp file and rename: not the store"),
 )
 LESSONS = 40
 
@@ -42,16 +44,17 @@ def measure(n=40, lessons=LESSONS):
     """{layout: (setup erases, [erases per save], [bytes programmed per save])}, and under "newgame" the
     store's next game_start after files4's saves: (erases, bytes, the old game's removal's erases, bytes);
     the lesson saves' layouts (SIG_LAYOUTS) the same way as the events' (setup: the 8 signatures' first
-    save)."""
+    save), with two more lists: [bytes read per save], [reads (littlefs's block device calls) per save]."""
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     r = subprocess.run([exe, "-X", "heapsize=4M", mpscripts.path("savelayouts.py"), fwpath.FIRMWARE_DIR, str(n),
                         str(lessons)], capture_output=True, text=True, timeout=120)
     out = {}
     for line in r.stdout.splitlines():
         if line.startswith("LAYOUT ") or line.startswith("SIGS "):
-            head, prog = line.split(" ", 1)[1].split(" / ")
+            head, prog = line.split(" ", 1)[1].split(" / ", 1)
             parts = head.split()
-            out[parts[0]] = (int(parts[1]), [int(x) for x in parts[2:]], [int(x) for x in prog.split()])
+            out[parts[0]] = (int(parts[1]), [int(x) for x in parts[2:]]) + \
+                tuple([int(x) for x in p.split()] for p in prog.split(" / "))
         elif line.startswith("NEWGAME "):
             out["newgame"] = tuple(int(x) for x in line.split()[1:])
     if r.returncode != 0 or len(out) != len(LAYOUTS) + 1 + len(SIG_LAYOUTS):
@@ -59,16 +62,21 @@ def measure(n=40, lessons=LESSONS):
     return out
 
 
-def _rows(res, layouts, out):
-    out.write("  %-12s %7s %10s %9s %10s %9s %9s  %s\n"
-              % ("layout", "setup", "erases/sv", "saves w/", "bytes/sv", "mean ms", "worst ms", ""))
+def _rows(res, layouts, out, reads=False):
+    out.write("  %-11s %7s %10s %9s %10s %9s %9s%s  %s\n"
+              % ("layout", "setup", "erases/sv", "saves w/", "bytes/sv", "mean ms", "worst ms",
+                 " %10s %8s" % ("KB read/sv", "reads/sv") if reads else "", ""))
     for name, what in layouts:
-        se, er, pr = res[name]
+        se, er, pr = res[name][:3]
         n = len(er)
         ms = [chiptime.flash_ops_us(e, p) / 1000.0 for e, p in zip(er, pr)]
-        out.write("  %-12s %7d %10.2f %9d %10.0f %9.1f %9.1f  %s\n"
+        rd = ""
+        if reads:
+            rb, rn = res[name][3:5]
+            rd = " %10.1f %8.0f" % (sum(rb) / 1024.0 / n, sum(rn) / float(n))
+        out.write("  %-11s %7d %10.2f %9d %10.0f %9.1f %9.1f%s  %s\n"
                   % (name, se, sum(er) / float(n), sum(1 for e in er if e), sum(pr) / float(n),
-                     sum(ms) / n, max(ms), what))
+                     sum(ms) / n, max(ms), rd, what))
 
 
 def report(res, out):
@@ -82,8 +90,9 @@ def report(res, out):
               "directories: %d erases, %d bytes, %.1f ms\n"
               % (n, e, p, chiptime.flash_ops_us(e, p) / 1000.0, n, se, sp, chiptime.flash_ops_us(se, sp) / 1000.0))
     out.write("flash per lesson save (the sensing's signatures: 8 Bakugan, 1-2 changed a lesson, %d lessons on the "
-              "flash of a game in progress; setup: the 8 signatures' first save):\n" % len(res["sig_files"][1]))
-    _rows(res, SIG_LAYOUTS, out)
+              "flash of a game in progress; setup: the 8 signatures' first save; read: what littlefs read back "
+              "meanwhile (its block device's reads, 32 bytes and up), which the ms leave out):\n" % len(res["sig_files"][1]))
+    _rows(res, SIG_LAYOUTS, out, reads=True)
 
 
 def main(argv=None):

@@ -7,11 +7,13 @@
 # bytes..." per layout, one figure per save; then "NEWGAME erases bytes
 # sweep_erases sweep_bytes": the store's next game_start after those saves
 # (its directories and header, then the old game's files removed: the
-# sweep's share apart). Then "SIGS name setup_erases erases... / bytes...":
+# sweep's share apart). Then "SIGS name setup_erases erases... / bytes... /
+# bytes read... / reads...":
 # the sensing's lesson saves (8 Bakugan's signatures, 1-2 of them changed
 # by each of argv[3] (default 40) lessons) on the flash of a game in
 # progress, as one sigs.json (temp file and rename: the store before) and
-# as the store's sig/ files now.
+# as the store's sig/ files now, and (for comparison, not the store) those
+# files rewritten in place without a temp file.
 import os
 import sys
 import vfs
@@ -186,14 +188,39 @@ def sig_run(name, save):
     se = d.erases - e0
     er = []
     pr = []
+    rb = []
+    rn = []
     for v in lessons():
-        e0, p0 = d.erases, d.prog
+        e0, p0, b0, n0 = d.erases, d.prog, d.read_bytes, d.reads
         save(st, v)
         er.append(d.erases - e0)
         pr.append(d.prog - p0)
-    print("SIGS", name, se, " ".join(str(x) for x in er), "/", " ".join(str(x) for x in pr))
+        rb.append(d.read_bytes - b0)
+        rn.append(d.reads - n0)
+    print("SIGS", name, se, " ".join(str(x) for x in er), "/", " ".join(str(x) for x in pr), "/",
+          " ".join(str(x) for x in rb), "/", " ".join(str(x) for x in rn))
     vfs.umount("/f")
 
 
 sig_run("sigs_json", lambda st, v: st.save("sigs.json", v))      # the store before: one file, temp and rename
 sig_run("sig_files", lambda st, v: st.save_signatures(v))        # the store now: sig/, the entries that changed
+
+
+
+def sig_inplace(st, v):
+    """sig/'s files as the store writes them, but each rewritten in place:
+    open "w", one write, close (littlefs commits a file's new content at
+    close, as an event's file: no temp file, no rename). Not the store."""
+    from store.state import sig_name
+    import json
+    held = INPLACE
+    for b in v:
+        if held.get(b) != v[b]:
+            f = open("/f/sig/" + sig_name(b), "w")
+            f.write(json.dumps([b, v[b]]) + "\n")
+            f.close()
+            held[b] = v[b]
+
+
+INPLACE = {}
+sig_run("sig_inplace", sig_inplace)

@@ -26,16 +26,16 @@ LAYOUTS = (
     ("open_flush", "game.ndj kept open, flushed after each event"),
     ("preextended", "game.ndj written ahead with room for the events, each overwritten in place"),
     ("files1", "one small file per event (kept inline in its directory's metadata), one directory"),
-    ("files4", "one small file per event over 4 directories made when the game starts (board-state v2: "
-               "the store now; setup: sig/ made too, on a fresh filesystem)"),
+    ("files4", ("one small file per event over 4 directories made when the game starts (board-state v2: "
+                "the store now; setup: sig/ made too, on a fresh filesystem)")),
 )
 
 
 SIG_LAYOUTS = (
     ("sigs_json", "one sigs.json {bakugan id: value}, temp file and rename (the store before)"),
     ("sig_files", "sig/<id>: a small file a Bakugan, temp file and rename, the changed ones only (the store now)"),
-    ("sig_inplace", "the same files rewritten in place (open \"w\", write, close: littlefs commits at close), "
-                    "no temp file and rename: not the store"),
+    ("sig_inplace", ("the same files rewritten in place (open \"w\", write, close: littlefs commits at close), "
+                     "no temp file and rename: not the store")),
 )
 LESSONS = 40
 
@@ -50,7 +50,7 @@ def measure(n=40, lessons=LESSONS):
                         str(lessons)], capture_output=True, text=True, timeout=120)
     out = {}
     for line in r.stdout.splitlines():
-        if line.startswith("LAYOUT ") or line.startswith("SIGS "):
+        if line.startswith(("LAYOUT ", "SIGS ")):
             head, prog = line.split(" ", 1)[1].split(" / ", 1)
             parts = head.split()
             out[parts[0]] = (int(parts[1]), [int(x) for x in parts[2:]]) + \

@@ -211,8 +211,9 @@ def sig_inplace(st, v):
     """sig/'s files as the store writes them, but each rewritten in place:
     open "w", one write, close (littlefs commits a file's new content at
     close, as an event's file: no temp file, no rename). Not the store."""
-    from store.state import sig_name
     import json
+
+    from store.state import sig_name
     held = INPLACE
     for b in v:
         if held.get(b) != v[b]:

@@ -5,7 +5,6 @@ travel in the raw log (docs/formats/raw-log-v1.md), so `bakumat replay`
 decides as the board did. `record --events` writes an event log that
 `replay` accepts."""
 import json
-import os
 import signal
 import subprocess
 import time

@@ -44,6 +44,6 @@ def test_lesson_saves_on_littlefs():
     # the reads out)
     assert sum(rb) > sum(old_rb), (rb, old_rb)
     # rewritten in place (not the store), no rename: fewer erases and reads still
-    setup, ier, ipr, irb, irn = res["sig_inplace"]
+    setup, ier, _ipr, irb, _irn = res["sig_inplace"]
     assert sum(ier) <= sum(er) and sum(irb) < sum(rb) / 4, (ier, irb)
     assert res["files4"][0] >= 5                        # the 4 directories and sig/, when the game starts

@@ -9,7 +9,16 @@
                 and events 0, 1, 2... up to the first missing one (the
                 referee is deterministic), so it resumes exactly after the
                 last event whose save completed.
-    sigs.json   registered Bakugan signatures {bakugan id: value}
+    sig/<name>  a learnt Bakugan signature, one file each: one line, the
+                JSON [bakugan id, value]; <name> is the id itself when it is
+                at most 32 of [A-Za-z0-9_-], else "%" and the hex of its
+                UTF-8 bytes (sig_name). A save writes only the entries that
+                changed (a lesson: 1-2 files, small enough to stay inline in
+                the directory's metadata). The directory is made when a game
+                starts (or at the first save).
+    sigs.json   the signatures as the earlier firmware kept them, {bakugan
+                id: value}: still read (sig/ wins over it) and replaced by
+                sig/ at the first save
     calib.json  sensor calibration (whatever the pipeline exports)
     claims.json the phone page's claims of this game {"codes": [token or
                 null per side]} (link/webapp.py): a reset keeps every phone
@@ -33,12 +42,37 @@ SIGS = "sigs.json"
 CALIB = "calib.json"
 MAINT = "maint"
 CLAIMS = "claims.json"
+SIGDIR = "sig"
+# a signature's file is named by its id when the id is only these and at
+# most _PLAIN long; "%" (not one of them) starts the other names
+_PLAIN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+_PLAIN = 32
+# an id of more UTF-8 bytes than this is named by its SHA-256 ("=" and the
+# hex): littlefs takes names of up to 255 bytes, the temp file's included
+_HEX = 120
 # the board-state version a game.ndj header carries ("state"); without it: 1
 VERSION = 2
 
 
 class StoreError(Exception):
     pass
+
+
+def sig_name(bid):
+    """The name of Bakugan bid's signature file in sig/."""
+    if 0 < len(bid) <= _PLAIN:
+        for c in bid:
+            if c not in _PLAIN_CHARS:
+                break
+        else:
+            return bid
+    raw = bid.encode()
+    pre = "%"
+    if len(raw) > _HEX:
+        import hashlib
+        raw = hashlib.sha256(raw).digest()
+        pre = "="
+    return pre + "".join("%02x" % b for b in raw)
 
 
 class State:
@@ -53,6 +87,9 @@ class State:
         self._check_tail = False   # an append failed: its part line may be there
         self.game = None           # the stored game's id (None: board-state v1, events in game.ndj)
         self.events = 0            # the stored game's events (the next one's number)
+        self._sig = None           # what sig/ holds {bakugan id: value} (None: not read yet)
+        self._sigdir = False       # sig/ exists
+        self._sigs_old = False     # a sigs.json (the earlier firmware's) is there
 
     def path(self, name):
         return self.root + name
@@ -61,6 +98,14 @@ class State:
         """At boot: drop temp files a power cut left behind."""
         for name in (GAME, SIGS, CALIB, MAINT, CLAIMS):
             safe.remove_quietly(self.path(name) + safe.TMP)
+        d = self.path(SIGDIR)
+        try:
+            names = os.listdir(d)
+        except OSError:
+            names = ()
+        for n in names:
+            if n.endswith(safe.TMP):
+                safe.remove_quietly(d + "/" + n)
         try:
             self._mend()
         except OSError:
@@ -103,6 +148,10 @@ class State:
                 g = i + 1
         for k in range(4):
             os.mkdir(self._ev(k, g)[:-2])
+        try:
+            self._sig_dir()        # its erase here, not in the tick of the first lesson
+        except OSError:
+            pass                   # (a full filesystem: the header's save says so)
         h = {}
         for k in header:
             h[k] = header[k]
@@ -244,10 +293,81 @@ class State:
             raise StoreError("%s: not JSON" % name)
 
     def save_signatures(self, sigs):
-        self.save(SIGS, sigs)
+        """Store sigs ({bakugan id: value}, all of them): only the entries
+        whose value differs from what sig/ holds are written, each its own
+        file (store.safe: temp file and rename; a cut leaves each entry its
+        old or its new value); an entry sig/ holds that sigs has not is
+        removed. The first save after a sigs.json was read writes all its
+        entries, then removes it (sig/ already wins over it)."""
+        if self._sig is None:
+            self.load_signatures()
+        held = self._sig
+        d = self.path(SIGDIR) + "/"
+        wrote = 0
+        for b in sigs:
+            v = sigs[b]
+            if b in held and held[b] == v:
+                continue
+            self._sig_dir()
+            safe.write(d + sig_name(b), json.dumps([b, v]) + "\n")
+            held[b] = v
+            wrote += 1
+        if self._sigs_old:
+            safe.remove_quietly(self.path(SIGS))
+            self._sigs_old = False
+            wrote += 1
+        for b in [b for b in held if b not in sigs]:
+            safe.remove_quietly(d + sig_name(b))
+            del held[b]
+            wrote += 1
+        if wrote:
+            self.saves += 1
+
+    def _sig_dir(self):
+        """Make sig/ unless it is there (a new game makes it: a directory's
+        first metadata block is an erase, in the setup tick)."""
+        if not self._sigdir:
+            d = self.path(SIGDIR)
+            try:
+                os.mkdir(d)
+            except OSError:
+                if not safe.exists(d):
+                    raise
+            self._sigdir = True
 
     def load_signatures(self):
-        return self.load(SIGS, {})
+        """{bakugan id: value}: sig/'s entries over an earlier firmware's
+        sigs.json. A file in sig/ that is not a whole entry (a temp file,
+        anything unreadable) is skipped."""
+        old = self.load(SIGS)
+        self._sigs_old = old is not None
+        out = {}
+        if type(old) is dict:
+            for b in old:
+                out[b] = old[b]
+        held = {}
+        d = self.path(SIGDIR)
+        try:
+            names = os.listdir(d)
+            self._sigdir = True
+        except OSError:
+            names = ()
+            self._sigdir = False
+        for n in names:
+            if n.endswith(safe.TMP):
+                continue
+            data = safe.read(d + "/" + n)
+            try:
+                e = json.loads(data) if data else None
+            except ValueError:
+                continue
+            if type(e) is not list or len(e) != 2 or type(e[0]) is not str \
+                    or type(e[1]) not in (int, float) or sig_name(e[0]) != n:
+                continue
+            held[e[0]] = e[1]
+            out[e[0]] = e[1]
+        self._sig = held
+        return out
 
     def save_calibration(self, calib):
         self.save(CALIB, calib)

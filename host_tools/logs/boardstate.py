@@ -5,6 +5,7 @@ off a board) with the firmware's own reader (store.state):
 
     lines = boardstate.event_log("/path/to/board")   # [] without a game
     boardstate.write_event_log("/path/to/board", "game.ndjson")
+    boardstate.signatures("/path/to/board")           # {bakugan id: value} learnt
 
 `bakumat replay` reads what write_event_log writes. Nothing here reads
 game.ndj's lines itself: the events of a v2 game are files beside it.
@@ -19,6 +20,15 @@ def stored_game(root):
     fwpath.ensure()
     from store.state import State
     return State(root).game_load()
+
+
+def signatures(root):
+    """The Bakugan signatures the board learnt ({bakugan id: value}; {}
+    without any), as the board loads them (sig/'s files over an earlier
+    firmware's sigs.json)."""
+    fwpath.ensure()
+    from store.state import State
+    return State(root).load_signatures()
 
 
 def event_log(root):

@@ -17,12 +17,15 @@ class Flash:
         self.ff = b"\xff" * self.BS
         self.data = bytearray(self.ff * n)
         self.erases = self.prog = 0
+        self.reads = self.read_bytes = 0      # readblocks calls, bytes read
         self.us = 0
 
     def readblocks(self, block, buf, off=0):
         t0 = time.ticks_us()
         a = block * self.BS + off
         buf[:] = memoryview(self.data)[a:a + len(buf)]
+        self.reads += 1
+        self.read_bytes += len(buf)
         self.us += time.ticks_diff(time.ticks_us(), t0)
 
     def writeblocks(self, block, buf, off=None):

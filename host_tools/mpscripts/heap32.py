@@ -404,14 +404,15 @@ def _time_saves(st):
     start = st.game_start
     st.game_append = timed(st.game_append)
     st.game_start = timed(start)
-    save = st.save
-
-    def other(*args):          # signatures, claims, calibration
-        u0 = dev.us
-        r = save(*args)
-        S["tick_save_us"] += dev.us - u0
-        return r
-    st.save = other
+    def other(f):              # claims, calibration (st.save), signatures (sig/'s files)
+        def g(*args):
+            u0 = dev.us
+            r = f(*args)
+            S["tick_save_us"] += dev.us - u0
+            return r
+        return g
+    st.save = other(st.save)
+    st.save_signatures = other(st.save_signatures)
 
 
 def _tick():

@@ -7,7 +7,13 @@
 # bytes..." per layout, one figure per save; then "NEWGAME erases bytes
 # sweep_erases sweep_bytes": the store's next game_start after those saves
 # (its directories and header, then the old game's files removed: the
-# sweep's share apart).
+# sweep's share apart). Then "SIGS name setup_erases erases... / bytes... /
+# bytes read... / reads...":
+# the sensing's lesson saves (8 Bakugan's signatures, 1-2 of them changed
+# by each of argv[3] (default 40) lessons) on the flash of a game in
+# progress, as one sigs.json (temp file and rename: the store before) and
+# as the store's sig/ files now, and (for comparison, not the store) those
+# files rewritten in place without a temp file.
 import os
 import sys
 import vfs
@@ -135,3 +141,87 @@ st.game_sweep = counted
 e0, p0 = d.erases, d.prog
 st.game_start(HEADER)
 print("NEWGAME", d.erases - e0, d.prog - p0, SW[0], SW[1])
+
+
+# ------------------------------------------------------------ signatures
+NL = int(sys.argv[3]) if len(sys.argv) > 3 else 40
+BAKUGAN = ("drago", "serpenoid", "saurus", "tigrerra", "falconeer", "gargonoid", "skyress", "hydranoid")
+
+
+def sig_values():
+    """8 learnt levels as the sensing keeps them (running means: floats of
+    full precision)."""
+    v = {}
+    for j in range(len(BAKUGAN)):
+        v[BAKUGAN[j]] = (j - 3.5) * 173.0 / 7.0 + 1.0 / (j + 3)
+    return v
+
+
+def lessons():
+    """The signatures after each lesson: entry i % 8 changes, and every
+    other lesson one more."""
+    v = sig_values()
+    out = []
+    for i in range(NL):
+        v = dict(v)
+        for b in (BAKUGAN[i % 8],) + ((BAKUGAN[(3 * i + 1) % 8],) if i % 2 else ()):
+            v[b] = v[b] + (v[b] * 0.01 + 1.0) / (i + 2)
+        out.append(v)
+    return out
+
+
+def sig_run(name, save):
+    d = Flash(64)
+    try:
+        vfs.umount("/f")
+    except OSError:
+        pass
+    vfs.VfsLfs2.mkfs(d)
+    vfs.mount(vfs.VfsLfs2(d), "/f")
+    st = State("/f")
+    st.game_start(HEADER)
+    for i in range(20):
+        st.game_append(EV)                  # a game in progress
+    st.save_calibration({"zero": [2180] * 24})
+    e0 = d.erases
+    save(st, sig_values())                  # what the mat learnt before
+    se = d.erases - e0
+    er = []
+    pr = []
+    rb = []
+    rn = []
+    for v in lessons():
+        e0, p0, b0, n0 = d.erases, d.prog, d.read_bytes, d.reads
+        save(st, v)
+        er.append(d.erases - e0)
+        pr.append(d.prog - p0)
+        rb.append(d.read_bytes - b0)
+        rn.append(d.reads - n0)
+    print("SIGS", name, se, " ".join(str(x) for x in er), "/", " ".join(str(x) for x in pr), "/",
+          " ".join(str(x) for x in rb), "/", " ".join(str(x) for x in rn))
+    vfs.umount("/f")
+
+
+sig_run("sigs_json", lambda st, v: st.save("sigs.json", v))      # the store before: one file, temp and rename
+sig_run("sig_files", lambda st, v: st.save_signatures(v))        # the store now: sig/, the entries that changed
+
+
+
+def sig_inplace(st, v):
+    """sig/'s files as the store writes them, but each rewritten in place:
+    open "w", one write, close (littlefs commits a file's new content at
+    close, as an event's file: no temp file, no rename). Not the store."""
+    import json
+
+    from store.state import sig_name
+    held = INPLACE
+    for b in v:
+        if held.get(b) != v[b]:
+            f = open("/f/sig/" + sig_name(b), "w")
+            f.write(json.dumps([b, v[b]]) + "\n")
+            f.close()
+            held[b] = v[b]
+
+
+INPLACE = {}
+sig_run("sig_inplace", sig_inplace)

@@ -69,7 +69,8 @@ class TestState(unittest.TestCase):
         self.assertEqual(lines[1], "")
         self.assertIn('"state": 2', lines[0])
         self.assertIn('"game": 1', lines[0])
-        self.assertEqual(sorted(os.listdir(self.d)), ["ev1.0", "ev1.1", "ev1.2", "ev1.3", "game.ndj"])
+        # (and sig/, empty: the signatures' directory, made when a game starts)
+        self.assertEqual(sorted(os.listdir(self.d)), ["ev1.0", "ev1.1", "ev1.2", "ev1.3", "game.ndj", "sig"])
         self.assertEqual(sorted(int(n) for n in os.listdir(self.d + "/ev1.2")), list(range(2, 30, 4)))
         self.assertEqual(safe.read(self.d + "/ev1.1/5"), b'{"t": 500, "ev": "miss", "bakugan": "b5"}\n')
 
@@ -125,7 +126,7 @@ class TestState(unittest.TestCase):
         self.st.game_start(HEADER)
         self.assertEqual(self.st.game_load()[1], [])
         self.assertEqual(self.st.game, 2)
-        self.assertEqual(sorted(os.listdir(self.d)), ["ev2.0", "ev2.1", "ev2.2", "ev2.3", "game.ndj"])
+        self.assertEqual(sorted(os.listdir(self.d)), ["ev2.0", "ev2.1", "ev2.2", "ev2.3", "game.ndj", "sig"])
         self.st.game_append({"t": 1, "ev": "resolve"})
         self.assertEqual(State(self.d).game_load()[1], [{"t": 1, "ev": "resolve"}])
 
@@ -140,7 +141,7 @@ class TestState(unittest.TestCase):
         self.assertEqual((st.game_load()[1], st.game), ([{"t": 1, "ev": "resolve"}], 1))
         st.game_start(HEADER)
         self.assertEqual(st.game, 3)
-        self.assertEqual(sorted(os.listdir(self.d)), ["ev3.0", "ev3.1", "ev3.2", "ev3.3", "game.ndj"])
+        self.assertEqual(sorted(os.listdir(self.d)), ["ev3.0", "ev3.1", "ev3.2", "ev3.3", "game.ndj", "sig"])
 
     def test_resume_a_v1_game_and_go_on_in_place(self):
         # a board whose game.ndj the earlier firmware wrote: its events inline
@@ -161,13 +162,20 @@ class TestState(unittest.TestCase):
         self.st.game_start(HEADER)
         self.st.game_append({"t": 1, "ev": "resolve"})
         self.st.save_signatures({"drago": 812})
-        names = ["ev1.0", "ev1.1", "ev1.2", "ev1.3", "game.ndj", "sigs.json"]
+        names = ["ev1.0", "ev1.1", "ev1.2", "ev1.3", "game.ndj", "sig"]
         self.assertEqual(sorted(os.listdir(self.d)), names)
+        self.assertEqual(os.listdir(self.d + "/sig"), ["drago"])
         f = open(self.d + "/game.ndj.tmp", "w")
         f.write('{"half": ')
         f.close()
+        # a cut in a signature's save: its temp file, torn
+        f = open(self.d + "/sig/drago.tmp", "w")
+        f.write('["drago", 9')
+        f.close()
+        self.assertEqual(State(self.d).load_signatures(), {"drago": 812})
         self.st.cleanup()
         self.assertEqual(sorted(os.listdir(self.d)), names)
+        self.assertEqual(os.listdir(self.d + "/sig"), ["drago"])
         self.assertEqual(len(self.st.game_load()[1]), 1)
 
     def test_signatures_calibration_maint(self):
@@ -182,6 +190,111 @@ class TestState(unittest.TestCase):
         self.assertTrue(self.st.maint())
         self.st.set_maint(False)
         self.assertFalse(self.st.maint())
+
+    def test_signatures_one_file_each(self):
+        sigs = {"drago": 61.5, "tigrerra": -24, "gorem_2": 0.125}
+        self.st.save_signatures(sigs)
+        self.assertEqual(State(self.d).load_signatures(), sigs)
+        self.assertEqual(sorted(os.listdir(self.d + "/sig")), ["drago", "gorem_2", "tigrerra"])
+        self.assertEqual(safe.read(self.d + "/sig/drago"), b'["drago", 61.5]\n')
+        self.assertNotIn("sigs.json", os.listdir(self.d))
+
+    def test_odd_ids_are_named_by_their_hex(self):
+        long = "x" * 33
+        huge = "y" * 200
+        sigs = {"drago red": 1.5, "dragonoid.v2": 2, "": 3, long: 4.25, "\u30c9\u30e9\u30b4": -5,
+                "a/b": 6, "x.tmp": 7, "%41": 8, huge: 9, "x" * 32: 10}
+        self.st.save_signatures(sigs)
+        self.assertEqual(State(self.d).load_signatures(), sigs)
+        names = os.listdir(self.d + "/sig")
+        self.assertEqual(len(names), len(sigs))
+        self.assertIn("%647261676f20726564", names)              # "drago red"
+        self.assertIn("%e38389e383a9e382b4", names)              # its UTF-8 bytes
+        self.assertIn("%", names)                                # the empty id
+        self.assertIn("%" + "78" * 33, names)                     # longer than 32
+        self.assertIn("x" * 32, names)
+        self.assertIn("%253431", names)                          # "%41": never mistaken for a hex name
+        self.assertEqual(len([n for n in names if n[0] == "="]), 1)   # 200 bytes: its SHA-256
+        for n in names:
+            self.assertLessEqual(len(n), 245)
+        self.assertEqual(safe.read(self.d + "/sig/%612f62"), b'["a/b", 6]\n')
+
+    def test_a_save_writes_only_what_changed(self):
+        sigs = {}
+        for i in range(8):
+            sigs["b%d" % i] = 100.0 + i
+        self.st.save_signatures(sigs)
+        self.assertEqual(len(os.listdir(self.d + "/sig")), 8)
+        st = State(self.d)                        # a boot
+        st.cleanup()
+        got = st.load_signatures()
+        self.assertEqual(got, sigs)
+        real = safe.write
+        wrote = []
+
+        def counted(path, data):
+            wrote.append(path[len(self.d) + 1:])
+            real(path, data)
+        safe.write = counted
+        try:
+            got["b3"] = 99.5                      # a lesson: one changed, one new
+            got["b9"] = -7.25
+            st.save_signatures(got)
+            self.assertEqual(sorted(wrote), ["sig/b3", "sig/b9"])
+            del wrote[:]
+            st.save_signatures(dict(got))         # nothing changed: nothing written
+            self.assertEqual(wrote, [])
+            got["b0"] = 1.0
+            st.save_signatures(got)
+            self.assertEqual(wrote, ["sig/b0"])
+            # a store that did not load first reads what is there
+            del wrote[:]
+            got["b1"] = 2.0
+            State(self.d).save_signatures(got)
+            self.assertEqual(wrote, ["sig/b1"])
+        finally:
+            safe.write = real
+        self.assertEqual(State(self.d).load_signatures(), got)
+        # an entry left out of the dict is dropped, as the whole file was
+        del got["b5"]
+        st.save_signatures(got)
+        self.assertEqual(State(self.d).load_signatures(), got)
+        self.assertNotIn("b5", os.listdir(self.d + "/sig"))
+
+    def test_an_earlier_firmwares_sigs_json_is_read_and_replaced(self):
+        safe.write(self.d + "/sigs.json", '{"drago": 812, "tigrerra": -640, "gorem": 33.5}')
+        st = State(self.d)
+        st.cleanup()
+        self.assertEqual(st.load_signatures(), {"drago": 812, "tigrerra": -640, "gorem": 33.5})
+        # sig/'s entries win over it (a save of this firmware cut before it
+        # removed sigs.json)
+        os.mkdir(self.d + "/sig")
+        safe.write(self.d + "/sig/drago", '["drago", 790.5]\n')
+        st = State(self.d)
+        sigs = st.load_signatures()
+        self.assertEqual(sigs, {"drago": 790.5, "tigrerra": -640, "gorem": 33.5})
+        # the first save writes every entry into sig/, then removes sigs.json
+        sigs["gorem"] = 30
+        st.save_signatures(sigs)
+        self.assertNotIn("sigs.json", os.listdir(self.d))
+        self.assertEqual(sorted(os.listdir(self.d + "/sig")), ["drago", "gorem", "tigrerra"])
+        self.assertEqual(State(self.d).load_signatures(), {"drago": 790.5, "tigrerra": -640, "gorem": 30})
+        # a broken sigs.json is refused as before (never so: temp file and rename)
+        safe.write(self.d + "/sigs.json", '{"drago": ')
+        with self.assertRaises(StoreError):
+            State(self.d).load_signatures()
+
+    def test_unreadable_signature_files_are_skipped(self):
+        self.st.save_signatures({"drago": 1.5, "tigrerra": 2.5})
+        for name, data in (("gorem", '["gorem", 3'), ("preyas", ""), ("naga", '{"naga": 4}\n'),
+                           ("wrong", '["drago", 9]\n'), ("elfin", '["elfin", "x"]\n'),
+                           ("skyress", '["skyress", 5, 6]\n'), ("x.tmp", '["x", 1]\n')):
+            safe.write(self.d + "/sig/" + name, data)
+        self.assertEqual(State(self.d).load_signatures(), {"drago": 1.5, "tigrerra": 2.5})
+        # and a save rewrites such a file as a whole entry
+        st = State(self.d)
+        st.save_signatures({"drago": 1.5, "tigrerra": 2.5, "gorem": 3.75})
+        self.assertEqual(State(self.d).load_signatures(), {"drago": 1.5, "tigrerra": 2.5, "gorem": 3.75})
 
     def test_broken_line_names_it(self):
         write_v1(self.d, [])

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from host_tools import boards, fwpath, sim
+from host_tools.logs import boardstate
 from host_tools.commands.game import sample_header
 from host_tools.device.link import codec
 from host_tools.vboard import Recorded, Shifted, VBoard
@@ -468,8 +469,7 @@ def test_register_teaches_a_bakugan_on_its_zone(vb):
     assert code == 0, err
     assert "learnt drago; take it off" in err
     assert "taught 1 Bakugan: drago" in out
-    with open(os.path.join(vb.workdir, "sigs.json")) as f:
-        assert "drago" in json.load(f)          # saved on the board
+    assert "drago" in boardstate.signatures(vb.workdir)      # saved on the board (its sig/ files)
 
 
 def test_register_warns_of_bakugan_that_read_alike(vb):

@@ -4,7 +4,11 @@ builds on. Board-state v1's append in place erases a 4 KB block on every
 save (littlefs copies the file's last block); one small file per event over
 directories made when the game starts (board-state v2, the store's own
 game_start and game_append) erases nothing during play: its erases fall in
-the setup tick, the previous game's removal with them."""
+the setup tick, the previous game's removal with them. The sensing's lesson
+saves: one sigs.json (temp file and rename, the store before) erased a
+block on every one; a small file per Bakugan in sig/, only the changed ones
+written (the store's save_signatures), erases only when sig/'s metadata
+block is compacted."""
 from host_tools.bench import savelayouts
 
 
@@ -22,3 +26,24 @@ def test_save_layouts_on_littlefs():
     assert e >= 5 and 0 < sp < p and se <= e, res["newgame"]
     # an open file flushed, or room written ahead, does not avoid it
     assert min(res["open_flush"][1]) >= 1 and min(res["preextended"][1]) >= 1
+
+
+def test_lesson_saves_on_littlefs():
+    res = savelayouts.measure(40)
+    setup, er, pr, rb, rn = res["sigs_json"]
+    assert len(er) == 40 and min(er) >= 1, er          # the store before: an erase per lesson
+    old_pr, old_rb = pr, rb
+    setup, er, pr, rb, rn = res["sig_files"]
+    assert len(er) == 40 and len(rb) == len(rn) == 40
+    assert setup == 0, setup                            # sig/ made when the game started
+    # a lesson writes its 1-2 files inline in sig/'s metadata: an erase only
+    # when that block is compacted, about one lesson in 9
+    assert sum(er) <= 6 and max(er) <= 1, er
+    assert max(pr) <= 1024 and sum(pr) < sum(old_pr), pr
+    # but littlefs reads more back (a rename in a directory: the ms leave
+    # the reads out)
+    assert sum(rb) > sum(old_rb), (rb, old_rb)
+    # rewritten in place (not the store), no rename: fewer erases and reads still
+    setup, ier, _ipr, irb, _irn = res["sig_inplace"]
+    assert sum(ier) <= sum(er) and sum(irb) < sum(rb) / 4, (ier, irb)
+    assert res["files4"][0] >= 5                        # the 4 directories and sig/, when the game starts

@@ -59,6 +59,23 @@ def write_json(path, obj):
     os.rename(tmp, path)
 
 
+def overwrite(path, data):
+    """Replace path's content with data (str) in place: open, one write,
+    close. littlefs commits a file's new content only when it is closed,
+    so a cut leaves the old content or the new (a file that was not there:
+    absent or empty); for a small file it is one commit in its directory's
+    metadata, where write()'s temp file and rename are three, each making
+    littlefs read the directory back (a lesson's signatures: 92 KB read a
+    save against 10 KB, bench/savelayouts). On a host directory (the
+    virtual board) a kill in the middle can leave the file empty: readers
+    skip an empty file as absent."""
+    f = open(path, "w")
+    try:
+        f.write(data)
+    finally:
+        f.close()
+
+
 def append(path, data):
     """Add data (bytes) at the end of path in place: one write, then close.
     littlefs commits a file's new content only when it is closed (or

@@ -12,9 +12,10 @@
     sig/<name>  a learnt Bakugan signature, one file each: one line, the
                 JSON [bakugan id, value]; <name> is the id itself when it is
                 at most 32 of [A-Za-z0-9_-], else "%" and the hex of its
-                UTF-8 bytes (sig_name). A save writes only the entries that
-                changed (a lesson: 1-2 files, small enough to stay inline in
-                the directory's metadata). The directory is made when a game
+                UTF-8 bytes (sig_name). A save rewrites in place only the
+                entries that changed (a lesson: 1-2 files, small enough to
+                stay inline in the directory's metadata; littlefs commits
+                each at close). The directory is made when a game
                 starts (or at the first save).
     sigs.json   the signatures as the earlier firmware kept them, {bakugan
                 id: value}: still read (sig/ wins over it) and replaced by
@@ -295,8 +296,8 @@ class State:
     def save_signatures(self, sigs):
         """Store sigs ({bakugan id: value}, all of them): only the entries
         whose value differs from what sig/ holds are written, each its own
-        file (store.safe: temp file and rename; a cut leaves each entry its
-        old or its new value); an entry sig/ holds that sigs has not is
+        file rewritten in place (store.safe.overwrite: on littlefs a cut
+        leaves each entry its old or its new value); an entry sig/ holds that sigs has not is
         removed. The first save after a sigs.json was read writes all its
         entries, then removes it (sig/ already wins over it)."""
         if self._sig is None:
@@ -309,7 +310,7 @@ class State:
             if b in held and held[b] == v:
                 continue
             self._sig_dir()
-            safe.write(d + sig_name(b), json.dumps([b, v]) + "\n")
+            safe.overwrite(d + sig_name(b), json.dumps([b, v]) + "\n")
             held[b] = v
             wrote += 1
         if self._sigs_old:

@@ -33,9 +33,9 @@ LAYOUTS = (
 
 SIG_LAYOUTS = (
     ("sigs_json", "one sigs.json {bakugan id: value}, temp file and rename (the store before)"),
-    ("sig_files", "sig/<id>: a small file a Bakugan, temp file and rename, the changed ones only (the store now)"),
-    ("sig_inplace", ("the same files rewritten in place (open \"w\", write, close: littlefs commits at close), "
-                     "no temp file and rename: not the store")),
+    ("sig_files", ("sig/<id>: a small file a Bakugan, the changed ones only, rewritten in place (open \"w\", write, "
+                   "close: littlefs commits at close; the store now)")),
+    ("sig_rename", "the same files each written with a temp file and a rename (not the store)"),
 )
 LESSONS = 40
 

@@ -12,8 +12,8 @@
 # the sensing's lesson saves (8 Bakugan's signatures, 1-2 of them changed
 # by each of argv[3] (default 40) lessons) on the flash of a game in
 # progress, as one sigs.json (temp file and rename: the store before) and
-# as the store's sig/ files now, and (for comparison, not the store) those
-# files rewritten in place without a temp file.
+# as the store's sig/ files now (rewritten in place), and (for comparison,
+# not the store) those files each written with a temp file and a rename.
 import os
 import sys
 import vfs
@@ -207,21 +207,20 @@ sig_run("sig_files", lambda st, v: st.save_signatures(v))        # the store now
 
 
 
-def sig_inplace(st, v):
-    """sig/'s files as the store writes them, but each rewritten in place:
-    open "w", one write, close (littlefs commits a file's new content at
-    close, as an event's file: no temp file, no rename). Not the store."""
+def sig_rename(st, v):
+    """sig/'s files as the store writes them, but each with a temp file and
+    a rename (store.safe.write; the store's first sig/ version). Not the
+    store."""
     import json
 
+    from store import safe
     from store.state import sig_name
-    held = INPLACE
+    held = RENAMED
     for b in v:
         if held.get(b) != v[b]:
-            f = open("/f/sig/" + sig_name(b), "w")
-            f.write(json.dumps([b, v[b]]) + "\n")
-            f.close()
+            safe.write("/f/sig/" + sig_name(b), json.dumps([b, v[b]]) + "\n")
             held[b] = v[b]
 
 
-INPLACE = {}
-sig_run("sig_inplace", sig_inplace)
+RENAMED = {}
+sig_run("sig_rename", sig_rename)

@@ -229,13 +229,13 @@ class TestState(unittest.TestCase):
         st.cleanup()
         got = st.load_signatures()
         self.assertEqual(got, sigs)
-        real = safe.write
+        real = safe.overwrite
         wrote = []
 
         def counted(path, data):
             wrote.append(path[len(self.d) + 1:])
             real(path, data)
-        safe.write = counted
+        safe.overwrite = counted
         try:
             got["b3"] = 99.5                      # a lesson: one changed, one new
             got["b9"] = -7.25
@@ -253,7 +253,7 @@ class TestState(unittest.TestCase):
             State(self.d).save_signatures(got)
             self.assertEqual(wrote, ["sig/b1"])
         finally:
-            safe.write = real
+            safe.overwrite = real
         self.assertEqual(State(self.d).load_signatures(), got)
         # an entry left out of the dict is dropped, as the whole file was
         del got["b5"]

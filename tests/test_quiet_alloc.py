@@ -130,3 +130,71 @@ def test_the_amr2_mat_with_its_kernel_table_allocates_nothing(tmp_path):
     _, ticks, total, waits = line[-1].split()
     assert (int(ticks), int(total)) == (0, 0), "quiet frames allocated heap: %s ticks, %s bytes" % (ticks, total)
     assert int(waits) == 0, "the quiet mat was not quiet: the pipeline started deciding"
+
+
+SCRIPT_LEDS = r"""
+import sys, gc, json, time
+sys.path.insert(0, %(fw)r)
+sys.path.insert(0, %(tests)r)
+from fwharness import load_board
+from hw.strip import Strip
+from show.feedback import Feedback
+
+
+class Pixels:
+    # the NeoPixel interface the Strip drives: a buffer and write()
+    def __init__(self, n):
+        self.n = n
+        self.bpp = 3
+        self.buf = bytearray(3 * n)
+        self.ORDER = (1, 0, 2, 3)
+        self.writes = 0
+
+    def __len__(self):
+        return self.n
+
+    def write(self):
+        self.writes += 1
+
+
+bd = load_board()
+n = bd["wiring"]["led"]["count"]
+px = Pixels(n)
+fb = Feedback(Strip(px), None, time, bd)
+import referee
+h = json.loads(%(header)r)
+fb.configure(h)
+fb.sync(referee.new_game(h, None).view())    # the set-up phase: the status LEDs breathe
+now = 1000
+for i in range(50):
+    now += 20
+    fb.tick(now)
+w0 = px.writes
+ticks = total = 0
+for i in range(500):
+    now += 20
+    gc.collect()
+    a0 = gc.mem_alloc()
+    fb.tick(now)
+    d = gc.mem_alloc() - a0
+    if d:
+        ticks += 1
+        total += d
+print("ALLOC", ticks, total, px.writes - w0)
+"""
+
+
+def test_animated_leds_redraw_without_allocating_on_micropython():
+    """The LED redraws of a breathing mat (every 40 ms, the strip written
+    each time) allocate nothing: the copy of what was written is a slice
+    assignment, which MicroPython makes without a heap slice."""
+    with open(os.path.join(REPO, "host_tools", "samples", "official.ndjson")) as f:
+        header = f.readline().strip()
+    r = micropython(["-c", SCRIPT_LEDS % {"fw": os.path.join(REPO, "firmware"), "tests": HERE, "header": header}])
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    line = [x for x in out.splitlines() if x.startswith("ALLOC ")]
+    assert line, out
+    _, ticks, total, writes = line[-1].split()
+    assert int(writes) >= 50, "the strip was not redrawn while breathing: %s writes" % writes
+    assert (int(ticks), int(total)) == (0, 0), "LED redraws allocated heap: %s ticks, %s bytes" % (ticks, total)

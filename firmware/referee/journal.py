@@ -12,11 +12,13 @@ all but the last event (output of the rebuild is discarded) and reports
 not end the game. The same list is what the board saves to survive a power
 cut (replaying it restores the game exactly).
 Cost: one rebuild per undo, from the newest checkpoint (the referee's own
-snapshot, State._save, taken after every CHECK-th event; the last two are
-kept; the game keeps what its header set up): at most 2 x CHECK events fed
-again, not the whole game (25-60 events). An undo and the feed after it on
-a 25-event game, projected on an ESP32-S3: 45 ms from the header, 3.5 ms
-from a checkpoint (docs/runtime.md).
+snapshot, State._save; the last two are kept; the game keeps what its
+header set up): at most about 2 x CHECK events fed again, not the whole
+game (25-60 events). An undo and the feed after it on a 25-event game,
+projected on an ESP32-S3: 45 ms from the header, 3.5 ms from a checkpoint
+(docs/runtime.md). A checkpoint is due once CHECK events came after the
+last one and is taken by idle() (the board: a tick with nothing else to
+do), not in the tick of the event: a snapshot is about 20 ms on an S3.
 """
 import referee
 
@@ -30,6 +32,7 @@ class Journal:
         self.events = []
         self.ended = False      # an `end` input ended the game
         self.cps = []           # [(n, snapshot, t)]: the game after its first n events, the newest last
+        self.due = False        # a checkpoint is due (idle() takes it)
         self.game = referee.new_game(header, None)
         for ev in events or ():
             self.feed(ev)
@@ -46,13 +49,26 @@ class Journal:
         ok = g.feed(ev)
         if ok:
             self.events.append(ev)
-            n = len(self.events)
-            if n % CHECK == 0 and hasattr(g, "_save"):
-                cps = self.cps
-                cps.append((n, g._save(), g.t))
-                if len(cps) > 2:
-                    cps.pop(0)
+            cps = self.cps
+            if len(self.events) - (cps[-1][0] if cps else 0) >= CHECK:
+                self.due = True
         return ok
+
+    def idle(self):
+        """Take the checkpoint that is due (the game after every event so
+        far), if any; True when one was taken."""
+        g = self.game
+        if not self.due or g is None or not hasattr(g, "_save"):
+            return False
+        self.due = False
+        cps = self.cps
+        n = len(self.events)
+        if cps and cps[-1][0] >= n:
+            return False
+        cps.append((n, g._save(), g.t))
+        if len(cps) > 2:
+            cps.pop(0)
+        return True
 
     def finish(self, t=None):
         if not self.ended:      # (an `end` input finished it already)
@@ -111,6 +127,7 @@ class Journal:
         g.sink = self.sink
         g.t = t
         self.game = g
+        self._due()
         if self.sink is not None:
             self.sink(("undo", t, (("undone", last.get("ev")), ("at", last.get("t")))))
         return last
@@ -163,6 +180,11 @@ class Journal:
         self._rebuild(g)
         g.sink = self.sink
         self.game = g
+        self._due()
+
+    def _due(self):
+        cps = self.cps
+        self.due = len(self.events) - (cps[-1][0] if cps else 0) >= CHECK
 
     def __getattr__(self, name):
         # expects(), view(), turn, ... come from the game.

@@ -133,7 +133,7 @@ class Loop:
         try:
             link = self.link
             link.service(clock.ticks_add(now, self.period // 2))
-            for _ in range(MSGS_PER_TICK):
+            for _ in range(MSGS_PER_TICK if link.inbox else 0):
                 # back-pressure: a request is taken only when its reply fits
                 # and not many frames wait behind earlier outputs
                 if link.tx_free() < TX_RESERVE or len(link.held) > HELD_MAX:
@@ -160,6 +160,8 @@ class Loop:
         try:
             if waiting:
                 self.link.pump()
+            elif not self.link.held:
+                session.idle()       # no output waits: what was put off (a checkpoint)
             session.show()
             if requests.selftest is not None:
                 requests.selftest_step(now)

@@ -283,6 +283,11 @@ class Session:
             self.link.send("input", ev)
         return None
 
+    def idle(self):
+        """A tick with nothing else to do: the journal's due checkpoint."""
+        if self.game is not None and self.game.due:
+            self.game.idle()
+
     # ---------------------------------------------------------- outputs
     def show(self):
         """The LEDs follow the game's view when it changed (the table's

@@ -427,8 +427,10 @@ def time_section(board, res, header, out, runs=2):
                      (r[4] * k + chiptime.serial_stall_us(r[6], 115200)) / 1000.0, save_us * k / 1000.0,
                      flash / 1000.0, r[11] if len(r) > 12 else 0, r[12] if len(r) > 12 else 0, r[7], r[8]))
     o = p0["over20"]
-    out.write("  ticks of play over 20 ms on %s: %d (%d of the %d deciding a game event, %d of the %d saving)\n"
-              % (chiptime.CHIPS[0][0], o[0], o[1], p0["n_event"], o[2], p0["n_save"]))
+    out.write("  ticks of play over 20 ms on %s: %d (%d of the %d deciding a game event, %d of the %d saving); the "
+              "median event tick %.1f ms, save tick %.1f ms\n"
+              % (chiptime.CHIPS[0][0], o[0], o[1], p0["n_event"], o[2], p0["n_save"], p0["event_p50"] / 1000.0,
+                 p0["save_p50"] / 1000.0))
     for name, _, _ in chiptime.CHIPS:
         p = proj[name]
         w = max(p["event_max"], p["save_max"])

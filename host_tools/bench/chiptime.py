@@ -119,6 +119,8 @@ def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, 
             "save_max": chip_us(worst_sv) if worst_sv else 0, "save_rec": worst_sv,
             "setup": chip_us(records[setup_tick]) if 0 <= setup_tick < len(records) else 0,
             "n_quiet": len(quiet), "n_event": len(ev), "n_save": len(sv),
+            "event_p50": sorted(chip_us(r) for r in ev)[(len(ev) - 1) // 2] if ev else 0,
+            "save_p50": sorted(chip_us(r) for r in sv)[(len(sv) - 1) // 2] if sv else 0,
             # ticks of play over a 20 ms period: (all, deciding an event, saving)
             "over20": (sum(1 for r in play if chip_us(r) > 20000), sum(1 for r in ev if chip_us(r) > 20000),
                        sum(1 for r in sv if chip_us(r) > 20000)),

@@ -45,21 +45,18 @@ sys.path.insert(0, P["path"])      # /bench/fw: .mpy files; /rom: a ROMFS image
 
 
 class Clock:
-    """time-like, virtual ms (the driver moves it one period per tick)."""
+    """time-like, virtual ms (the driver moves it one period per tick). The
+    rest is the time module's own functions, as on a chip (whose board
+    clock is the time module: hw.esp32): a Python method here would count
+    its call in every stage that reads the clock."""
     def __init__(self):
         self.now = 1000
+        self.ticks_us = time.ticks_us
+        self.ticks_diff = time.ticks_diff
+        self.ticks_add = time.ticks_add
 
     def ticks_ms(self):
         return self.now
-
-    def ticks_us(self):
-        return time.ticks_us()
-
-    def ticks_diff(self, a, b):
-        return a - b
-
-    def ticks_add(self, a, b):
-        return a + b
 
     def sleep_ms(self, ms):
         pass
@@ -134,6 +131,20 @@ class Pin:
             m.sel &= ~(1 << self.bit)
 
 
+class _Up:
+    pass
+
+
+def _button():
+    """A button nobody presses (active low: value() true), read by a C
+    function as a chip's machine.Pin.value is: time.time returns a true
+    value and allocates nothing (a Python method would count its call in
+    the link stage every tick)."""
+    p = _Up()
+    p.value = time.time
+    return p
+
+
 class ADC:
     def __init__(self, mat, a):
         self.mat = mat
@@ -167,6 +178,22 @@ class PWM:
 
     def duty_u16(self, d=None):
         return 0
+
+
+def _listener():
+    """The phone page's listening socket: on the unix port a real one on
+    the loopback that nobody connects to (polled in C, as a chip's socket
+    is), else (the WebAssembly port: no sockets) the stand-in below."""
+    try:
+        import socket
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(socket.getaddrinfo("127.0.0.1", 0)[0][-1])
+        s.listen(2)
+        s.setblocking(False)
+        return s
+    except (ImportError, OSError, AttributeError):
+        return Listener()
 
 
 class Listener(io.IOBase):
@@ -341,10 +368,10 @@ def _build():
     strip = Strip(NeoPixel(led["count"])) if led.get("count") else None
     buttons = []
     for i, b in enumerate(w.get("buttons", [])):
-        buttons.append((b.get("name", "b%d" % i) if isinstance(b, dict) else "b%d" % i, Pin()))
+        buttons.append((b.get("name", "b%d" % i) if isinstance(b, dict) else "b%d" % i, _button()))
     board = hw.Board(B["clock"], scanner, B["port"], strip=strip, buzzer=PWM() if w.get("buzzer") else None,
                      buttons=buttons, reset_cause="power", fs_root="" if P["wasm"] else _mount_flash(), name=bd.get("name", "esp32"),
-                     tx_budget=w.get("tx_budget", 256), listener=Listener() if P["phone"] else None)
+                     tx_budget=w.get("tx_budget", 256), listener=_listener() if P["phone"] else None)
     for k in ("channels", "adc_pins", "mux_select"):      # as app.main does
         w.pop(k, None)
     B["parts"] = None

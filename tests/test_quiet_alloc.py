@@ -58,16 +58,22 @@ print("ALLOC", ticks, total, len(m.pipeline.waits))
 """
 
 
-def test_quiet_frames_allocate_nothing_on_micropython():
+def alloc_line(script):
+    """Run script (with the firmware's and the tests' paths and the sample
+    header) on micropython; the fields of its last ALLOC line."""
     with open(os.path.join(REPO, "host_tools", "samples", "official.ndjson")) as f:
         header = f.readline().strip()
     json.loads(header)
-    r = micropython(["-c", SCRIPT % {"fw": os.path.join(REPO, "firmware"), "tests": HERE, "header": header}])
+    r = micropython(["-c", script % {"fw": os.path.join(REPO, "firmware"), "tests": HERE, "header": header}])
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
     line = [x for x in out.splitlines() if x.startswith("ALLOC ")]
     assert line, out
-    _, ticks, total, waits = line[-1].split()
+    return line[-1].split()[1:]
+
+
+def test_quiet_frames_allocate_nothing_on_micropython():
+    ticks, total, waits = alloc_line(SCRIPT)
     assert (int(ticks), int(total)) == (0, 0), "quiet frames allocated heap: %s ticks, %s bytes" % (ticks, total)
     assert int(waits) == 0, "the quiet mat was not quiet: the pipeline started deciding"
 
@@ -188,13 +194,6 @@ def test_animated_leds_redraw_without_allocating_on_micropython():
     """The LED redraws of a breathing mat (every 40 ms, the strip written
     each time) allocate nothing: the copy of what was written is a slice
     assignment, which MicroPython makes without a heap slice."""
-    with open(os.path.join(REPO, "host_tools", "samples", "official.ndjson")) as f:
-        header = f.readline().strip()
-    r = micropython(["-c", SCRIPT_LEDS % {"fw": os.path.join(REPO, "firmware"), "tests": HERE, "header": header}])
-    out = r.stdout + r.stderr
-    assert r.returncode == 0, out
-    line = [x for x in out.splitlines() if x.startswith("ALLOC ")]
-    assert line, out
-    _, ticks, total, writes = line[-1].split()
+    ticks, total, writes = alloc_line(SCRIPT_LEDS)
     assert int(writes) >= 50, "the strip was not redrawn while breathing: %s writes" % writes
     assert (int(ticks), int(total)) == (0, 0), "LED redraws allocated heap: %s ticks, %s bytes" % (ticks, total)

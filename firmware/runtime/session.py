@@ -316,7 +316,10 @@ class Session:
                     self.last_reject = v
         if self.phone is not None:
             self.phone.on_event(out)
-        self.link.later(self._emit, out, self.input_zone)
+        # the input's zone as its sender wrote it: a reject of a malformed
+        # one (a zone that is no number) flashes nowhere
+        z = self.input_zone
+        self.link.later(self._emit, out, z if type(z) is int else None)
 
     def _emit(self, out, zone):
         self.link.send_json("game", encode_json(out))

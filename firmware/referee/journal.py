@@ -49,9 +49,8 @@ class Journal:
         ok = g.feed(ev)
         if ok:
             self.events.append(ev)
-            cps = self.cps
-            if len(self.events) - (cps[-1][0] if cps else 0) >= CHECK:
-                self.due = True
+            if not self.due:
+                self._due()
         return ok
 
     def idle(self):

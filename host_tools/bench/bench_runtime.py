@@ -378,6 +378,12 @@ def time_section(board, res, header, out, runs=2):
                      proj_plain[name]["quiet_mean"] / 1000.0,
                      "; still met were the chip's viper gain on the loops only %.1fx (here %.1fx)" % (floor, gain)
                      if floor else ""))
+        if proj[name]["n_still"]:
+            out.write("    of those quiet ticks, the %d where the sensing decided nothing (no heap allocated: a "
+                      "decision allocates, the per-frame path does not): mean %.2f ms, p99 %.2f ms; the other %d, "
+                      "where it worked on a change it then absorbed or waited on, bring the mean up\n"
+                      % (proj[name]["n_still"], proj[name]["still_mean"] / 1000.0, proj[name]["still_p99"] / 1000.0,
+                         proj[name]["n_quiet"] - proj[name]["n_still"]))
     secs = len(recs) * 1.0 / board["rate_hz"]
     sent = sum(r[6] for r in recs)
     out.write("  serial: the game sent %.0f B/s, %.1f %% of a 115,200 baud line (target <= 50 %%); at most %d bytes "

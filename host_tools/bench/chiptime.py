@@ -105,6 +105,9 @@ def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, 
 
         quiet = [r for r in records if r[6] == 0 and r[7] == 0 and r[8] == 0]
         qt = sorted(chip_us(r) for r in quiet)
+        # of those, the ticks where the sensing decided nothing (a decision
+        # allocates; the per-frame path, the link and the LEDs do not)
+        still = sorted(chip_us(r) for r in quiet if len(r) > 13 and r[13] == 0)
         stages = [scan] + [sum(r[i] for r in quiet) * k / max(1, len(quiet)) for i in range(1, 5)]
         play = [r for i, r in enumerate(records) if i != setup_tick]
         ev = [r for r in play if r[7] > 0]
@@ -119,6 +122,8 @@ def project(records, host_pystones, scan_loop_us, n_reads, n_leds, baud=115200, 
             "save_max": chip_us(worst_sv) if worst_sv else 0, "save_rec": worst_sv,
             "setup": chip_us(records[setup_tick]) if 0 <= setup_tick < len(records) else 0,
             "n_quiet": len(quiet), "n_event": len(ev), "n_save": len(sv),
+            "n_still": len(still), "still_mean": sum(still) / max(1, len(still)),
+            "still_p99": still[int(0.99 * (len(still) - 1))] if still else 0,
             "event_p50": sorted(chip_us(r) for r in ev)[(len(ev) - 1) // 2] if ev else 0,
             "save_p50": sorted(chip_us(r) for r in sv)[(len(sv) - 1) // 2] if sv else 0,
             # ticks of play over a 20 ms period: (all, deciding an event, saving)

@@ -274,11 +274,12 @@ def _chip_name_pools(fig):
 
 def _ticks(path):
     """[(scan, sense, link, show, tx us, strip writes, tx bytes, events, saves,
-    save us, game file bytes, flash erases, flash bytes programmed)] per tick."""
+    save us, game file bytes, flash erases, flash bytes programmed, heap
+    bytes allocated)] per tick."""
     with open(path, "rb") as f:
         data = f.read()
-    n = len(data) // 52
-    return [struct.unpack_from("<13i", data, 52 * i) for i in range(n)]
+    n = len(data) // 56
+    return [struct.unpack_from("<14i", data, 56 * i) for i in range(n)]
 
 
 def _decode(path):

@@ -137,11 +137,12 @@ class _Up:
 
 def _button():
     """A button nobody presses (active low: value() true), read by a C
-    function as a chip's machine.Pin.value is: time.time returns a true
-    value and allocates nothing (a Python method would count its call in
-    the link stage every tick)."""
+    function as a chip's machine.Pin.value is: gc.isenabled returns True
+    and allocates nothing (a Python method would count its call in the link
+    stage every tick; time.time, used before, returns a float: 16 bytes of
+    heap a button a tick on the unix port, which a chip's pin does not)."""
     p = _Up()
-    p.value = time.time
+    p.value = gc.isenabled
     return p
 
 
@@ -245,8 +246,8 @@ def step():
                       [Pin(mat, k) for k in range(len(w.get("mux_select", ())))])
         B["next_due"] = _next_host()
         from array import array
-        B["prev"] = array("i", [0] * 13)
-        B["rec"] = array("i", [0] * 13)
+        B["prev"] = array("i", [0] * 14)
+        B["rec"] = array("i", [0] * 14)
         S["tick_save_us"] = S["tick_save_bytes"] = 0
         B["ticks"] = open("ticks.bin", "wb")
         if P.get("intern"):
@@ -475,7 +476,9 @@ def _record():
     sense, link, show, tx), LED strip writes, bytes written to the serial
     port, game events, store saves (from the app's own counters); the us
     the saves took and the game file's bytes after them; the flash erases
-    and bytes programmed (the last three: unix run only, else 0)."""
+    and bytes programmed (those three: unix run only, else 0); the heap the
+    tick allocated (the app's own count: nothing on a tick where the
+    sensing only ran its per-frame path)."""
     a = B["app"]
     prev = B["prev"]
     rec = B["rec"]
@@ -502,6 +505,10 @@ def _record():
             S["save_erases"] = rec[11]
         if rec[12] > S["save_prog"]:
             S["save_prog"] = rec[12]
+    h = a.health
+    v = h.alloc_busy + h.quiet_alloc
+    rec[13] = v - prev[13]
+    prev[13] = v
     B["ticks"].write(rec)
 
 

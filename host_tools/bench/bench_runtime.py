@@ -318,7 +318,8 @@ def time_section(board, res, header, out, runs=2):
     f, recs, proj = projected(False)
     out.write("\nloop time projected onto the chips (the game with the phone page on the micropython binary, "
               "the per-frame loops as viper kernels, least of %d runs per tick; pystone here %d/s in the same "
-              "runs; times in ms):\n" % (runs, f["pystones"]))
+              "runs; the heap collected %d times in the game, between ticks, as the app's gc.threshold would "
+              "on a chip; times in ms):\n" % (runs, f["pystones"], f.get("collections", 0)))
     out.write("  %-20s %6s %6s %6s %6s %6s | %6s %6s %6s %6s | %7s %7s %7s\n"
               % ("chip", "scan", "sense", "link", "show", "tx", "quiet", "p50", "p99", "worst", "event", "save",
                  "setup"))

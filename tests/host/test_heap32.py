@@ -118,3 +118,22 @@ def test_the_reference_board_runs_at_32_bits_without_viper():
     assert f["scan_i2c_reads"] == 32 and f["scan_i2c_writes"] == 36
     # the kernel table and the fit's arrays are the board's big data
     assert 100 * KB < f["live"] - f["code"] < 1024 * KB, f["live"]
+
+
+def test_the_unix_timing_run_treats_the_heap_as_a_chip_does():
+    """The times of `bakumat bench runtime` come from the same game on the
+    unix port: there the harness must not add heap work a chip's loop does
+    not do. Its button pins allocate nothing (a quiet tick of a configured
+    game allocates nothing, as on a chip), and the heap is collected about
+    as often as the app's gc.threshold would, not after every tick (a
+    collection leaves the next tick with the host's caches cold)."""
+    board, res, header = _game()
+    from mptools import tool
+    f = heap32.run(board, res, header, phone=True, unix=tool("micropython"))
+    recs = f["tick_records"]
+    assert len(recs) == f["ticks"] and all(len(r) == 14 for r in recs)
+    quiet = [r for r in recs if r[6] == 0 and r[7] == 0 and r[8] == 0]
+    still = [r for r in quiet if r[13] == 0]
+    # most quiet ticks allocate nothing (the others: the sensing deciding on a change)
+    assert len(still) > 0.9 * len(quiet), (len(still), len(quiet))
+    assert 1 <= f["collections"] <= len(recs) // 100, f["collections"]

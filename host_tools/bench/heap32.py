@@ -226,7 +226,9 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
             if stack:
                 cmd += ["--variant", "settrace"]
         else:
-            cmd = [unix, mpscripts.path("heap32.py")]
+            # the heap of an N8R8's GC in PSRAM (about 8 MB), at 64 bits:
+            # the app's gc.threshold then collects about as often as there
+            cmd = [unix, "-X", "heapsize=16M", mpscripts.path("heap32.py")]
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=TOOLS_DIR if wasm else tmp)
         fig = {"qstr": []}
         for line in r.stdout.splitlines():

@@ -279,6 +279,7 @@ def step():
         gc.collect()
         return True
     if ph == 4:
+        gc.collect()       # (the game's garbage: the harness's own steps now)
         _speed()
         if not P["wasm"]:
             return False

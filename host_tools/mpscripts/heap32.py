@@ -343,7 +343,7 @@ def step():
         # figure, apart), not after every tick as the heap runs must: a
         # collection sweeps the whole heap, and the tick after it ran with
         # the host's caches cold (measured, Hall board: every quiet tick
-        # 0.8 ms slower on the S3's projection), which no chip's tick does.
+        # 0.5-0.8 ms slower on the S3's projection), which no chip's tick does.
         gc.collect()
         S["gc_from"] = gc.mem_alloc()
         S["collections"] += 1

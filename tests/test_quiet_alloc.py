@@ -58,13 +58,16 @@ print("ALLOC", ticks, total, len(m.pipeline.waits))
 """
 
 
-def alloc_line(script):
-    """Run script (with the firmware's and the tests' paths and the sample
-    header) on micropython; the fields of its last ALLOC line."""
+def alloc_line(script, args=(), **subs):
+    """Run script (with the firmware's and the tests' paths, the sample
+    header and subs filled in; args: the interpreter's options) on
+    micropython; the fields of its last ALLOC line."""
     with open(os.path.join(REPO, "host_tools", "samples", "official.ndjson")) as f:
         header = f.readline().strip()
     json.loads(header)
-    r = micropython(["-c", script % {"fw": os.path.join(REPO, "firmware"), "tests": HERE, "header": header}])
+    vals = {"fw": os.path.join(REPO, "firmware"), "tests": HERE, "header": header}
+    vals.update(subs)
+    r = micropython(list(args) + ["-c", script % vals])
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
     line = [x for x in out.splitlines() if x.startswith("ALLOC ")]
@@ -128,12 +131,7 @@ def test_the_amr2_mat_with_its_kernel_table_allocates_nothing(tmp_path):
     b["kernels"] = kernels.build(b, "mu300-t0.2")
     bp = tmp_path / "board.json"
     bp.write_text(json.dumps(b))
-    r = micropython(["-X", "heapsize=4M", "-c", SCRIPT_AMR % {"fw": os.path.join(REPO, "firmware"), "board": str(bp)}])
-    out = r.stdout + r.stderr
-    assert r.returncode == 0, out
-    line = [x for x in out.splitlines() if x.startswith("ALLOC ")]
-    assert line, out
-    _, ticks, total, waits = line[-1].split()
+    ticks, total, waits = alloc_line(SCRIPT_AMR, ["-X", "heapsize=4M"], board=str(bp))
     assert (int(ticks), int(total)) == (0, 0), "quiet frames allocated heap: %s ticks, %s bytes" % (ticks, total)
     assert int(waits) == 0, "the quiet mat was not quiet: the pipeline started deciding"
 

@@ -61,10 +61,7 @@ class Journal:
             return False
         self.due = False
         cps = self.cps
-        n = len(self.events)
-        if cps and cps[-1][0] >= n:
-            return False
-        cps.append((n, g._save(), g.t))
+        cps.append((len(self.events), g._save(), g.t))
         if len(cps) > 2:
             cps.pop(0)
         return True

@@ -117,13 +117,12 @@ class Mat:
 
 
 class Pin:
-    def __init__(self, mat=None, bit=0):
+    """A mux select pin (the buttons: _button below)."""
+    def __init__(self, mat, bit):
         self.mat = mat
         self.bit = bit
 
-    def value(self, v=None):
-        if v is None:
-            return 1                   # buttons: not pressed (active low)
+    def value(self, v):
         m = self.mat
         if v:
             m.sel |= 1 << self.bit

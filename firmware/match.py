@@ -46,6 +46,10 @@ class Match:
         self.guess = {}   # zone -> the land event fed for the pipeline's first guess
         self.before = {}  # zone -> the one before it there (a battle: an answer may be about it)
         self.alt = {}     # zone -> (named, other answer) of the mat's last question there
+        # zone -> the Bakugan the mat named for its last landing there when
+        # the referee refused that name (not the thrower's, or used): the
+        # thrower's answer is then the landing (which)
+        self.refused = {}
 
     def _context(self):
         player, ids = self.game.expects()
@@ -99,6 +103,10 @@ class Match:
                 land = {"t": ev["t"], "ev": "land", "zone": ev["zone"], "bakugan": ev["bakugan"]}
                 if not self.game.feed(land):
                     land = None
+            if land is None:
+                self.refused[ev["zone"]] = ev["bakugan"]
+            else:
+                self.refused.pop(ev["zone"], None)
             self.before[ev["zone"]] = self.guess.get(ev["zone"])
             self.guess[ev["zone"]] = land
         elif kind == "ident" or kind == "unland":
@@ -145,12 +153,30 @@ class Match:
                 self._owner(land["bakugan"]) != owner and self._owner(prev["bakugan"]) == owner:
             land = prev
         if land is None:
-            return False
+            return self._answer_refused(zone, bakugan, t)
         if land["bakugan"] == bakugan:
             return True
         old = land["bakugan"]
         if not self._amend({"ev": "ident", "t": t, "zone": zone, "bakugan": bakugan}, land):
             return False
+        self.pipeline.rename(zone, old, bakugan)
+        return True
+
+    def _answer_refused(self, zone, bakugan, t):
+        """which() for a zone whose last landing the referee refused under
+        the mat's name (seen: a battle's second Bakugan read in the tail of
+        its spread, named as one the referee does not expect, asked about,
+        and the thrower's answer had no landing to amend): the one the
+        thrower names lands now. True when the game took it."""
+        old = self.refused.get(zone)
+        if old is None:
+            return False
+        new = {"t": t, "ev": "land", "zone": zone, "bakugan": bakugan}
+        if not self.game.feed(new):
+            return False
+        del self.refused[zone]
+        self.before[zone] = self.guess.get(zone)
+        self.guess[zone] = new
         self.pipeline.rename(zone, old, bakugan)
         return True
 

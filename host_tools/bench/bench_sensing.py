@@ -114,12 +114,24 @@ def run_pipeline(board, header, res, use_context=True, params=None, truth_contex
                 box[0] += 1
             return oracle.expects()[1]
     opens = [o for o in res.truth if o["ev"] == "open"]
+    leaves = [o for o in res.truth if o["ev"] == "leave"]
     answers = []   # (time, zone, bakugan) the players will say
+
+    owner = {}
+    for i, pl in enumerate(header["players"]):
+        for bk in pl["bakugan"]:
+            owner[bk["id"]] = i
 
     def sink(ev):
         sensed.append(ev)
         if answer and ev["ev"] == "unsure":
-            true = [o for o in opens if o["zone"] == ev["zone"] and o["t"] <= ev["t"] + EARLY_MS]
+            # the thrower asked (the owner of the two named) looks at their
+            # own Bakugan on the zone: the last they opened there (the other
+            # player may have landed on the same card since)
+            who = owner.get(ev["alt"])
+            true = [o for o in opens if o["zone"] == ev["zone"] and o["t"] <= ev["t"] + EARLY_MS
+                    and owner.get(o["bakugan"]) == who and not any(
+                        x["t"] > o["t"] and x["t"] <= ev["t"] and x["bakugan"] == o["bakugan"] for x in leaves)]
             if true and true[-1]["bakugan"] == ev["alt"]:
                 answers.append((ev["t"] + ANSWER_MS, ev["zone"], ev["alt"], ev["bakugan"]))
     m = Match(board, game, sink, use_context=use_context, params=params, context=context)
@@ -241,21 +253,77 @@ def score(truth, sensed, named=()):
     }
 
 
-def own_alike(header, sensed):
-    """True when a lesson (`land` with `learned`) said a player's Bakugan
-    reads alike (`alike`: the mat would ask which one landed) one of that player's own: the
-    referee's context cannot separate those two, and `bakumat register`
-    warns about such a pair when it is taught."""
+def alike_pairs(header, sensed):
+    """[(player index, Bakugan id, the player's own one it reads like)] for
+    each lesson (`land` with `learned`) that said a player's Bakugan reads
+    alike (`alike`: the mat would ask which one landed) one of that player's
+    own: the referee's context cannot separate those two, and `bakumat
+    register` warns about such a pair when it is taught (swap one)."""
     owner = {}
     for i, pl in enumerate(header["players"]):
         for b in pl["bakugan"]:
             owner[b["id"]] = i
+    out = []
     for e in sensed:
         if e["ev"] == "land" and e.get("learned"):
             p = owner.get(e["bakugan"])
-            if p is not None and any(owner.get(a) == p for a in e.get("alike", ())):
-                return True
-    return False
+            for a in e.get("alike", ()):
+                if p is not None and owner.get(a) == p:
+                    out.append((p, e["bakugan"], a))
+    return out
+
+
+def own_alike(header, sensed):
+    """True when a lesson said a player's Bakugan reads alike one of their own (alike_pairs)."""
+    return bool(alike_pairs(header, sensed))
+
+
+# Players who take the mat's advice: when a lesson says two of a player's
+# Bakugan read alike, the player swaps the one just taught for another from
+# their box (a Bakugan in no player's set) and the game starts again from
+# the registration, at most this many times.
+SWAPS = 3
+
+
+def swapped(header, pairs, seed, k):
+    """header with the Bakugan each pair's lesson taught (the second of the
+    two) replaced by one from the box, chosen by the seed and the round k;
+    one swap a player a round."""
+    import copy
+    import random
+    fwpath.ensure()
+    from host_tools.gen import gamegen
+    h = copy.deepcopy(header)
+    used = set(b["id"] for pl in h["players"] for b in pl["bakugan"])
+    box = sorted(b for b in gamegen.BAKUGAN if b not in used)
+    rng = random.Random("swap:%s:%d" % (seed, k))
+    done = set()
+    for p, b, _ in pairs:
+        if p in done or not box:
+            continue
+        done.add(p)
+        new = box.pop(rng.randrange(len(box)))
+        for x in h["players"][p]["bakugan"]:
+            if x["id"] == b:
+                x["id"] = new
+    return h
+
+
+def advised(board, seed, params, header, res, sensed, named):
+    """The seed's game played by players who take the mat's advice
+    (SWAPS): (header, res, sensed, named, swaps, still alike?) of the
+    answer run (the thrower answering the mat's questions) of the game they
+    end up playing. sensed, named: the first game's answer run."""
+    swaps = 0
+    for k in range(SWAPS + 1):
+        pairs = alike_pairs(header, sensed)
+        if not pairs or k == SWAPS:
+            return header, res, sensed, named, swaps, bool(pairs)
+        header = swapped(header, pairs, seed, k)
+        swaps += len(set(p for p, _, _ in pairs))
+        header, res = simulate(board, seed, header=header)
+        named = []
+        sensed = run_pipeline(board, header, res, True, params, answer=True, named=named)
 
 
 def _one_game(args):
@@ -271,14 +339,17 @@ def _one_game(args):
     if detection:
         # --detection: the landings only (the identity modes are not played;
         # the table prints their columns as "-")
-        s2 = s3 = s4 = s5 = s1
-        sa = sensed
+        s2 = s3 = s4 = s5 = s6 = s1
+        sa = sv = sensed
+        swaps = still = 0
     else:
         s2 = score(res.truth, run_pipeline(board, header, res, False, params))
         s3 = score(res.truth, run_pipeline(board, header, res, True, params, truth_context=True))
         named_a = []
         sa = run_pipeline(board, header, res, True, params, answer=True, named=named_a)
         s4 = score(res.truth, sa, named_a)
+        hv, rv, sv, named_v, swaps, still = advised(board, seed, params, header, res, sa, named_a)
+        s6 = s4 if sv is sa else score(rv.truth, sv, named_v)
         # the same seed's game played by people who never taught the mat
         hu, ru = simulate(board, seed, register=False)
         s5 = score(ru.truth, run_pipeline(board, hu, ru, True, params))
@@ -295,7 +366,11 @@ def _one_game(args):
             "u_false": len(s5["false"]), "u_missed": len(s5["missed"]), "u_latency": s5["latency"],
             "u_id_n": s5["id_n"], "u_id_ok": s5["id_ok"],
             "sure_n": s4["sure_n"], "sure_wrong": s4["sure_wrong"], "rel": s1["rel"],
-            "games_asked": 1 if any(e["ev"] == "unsure" for e in sa) else 0}
+            "games_asked": 1 if any(e["ev"] == "unsure" for e in sa) else 0,
+            # the players taking the mat's advice (advised): the game they end up playing
+            "adv_id_n": s6["id_n"], "adv_id_ok": s6["id_ok"], "adv_asked": sum(1 for e in sv if e["ev"] == "unsure"),
+            "adv_answered": sum(1 for e in sv if e.get("by") == "player"), "adv_sure_n": s6["sure_n"],
+            "adv_sure_wrong": s6["sure_wrong"], "adv_swaps": swaps, "adv_still": 1 if still else 0}
 
 
 def corpus(board, games, seed0, params=None, progress=None, jobs=1, detection=False):
@@ -305,7 +380,9 @@ def corpus(board, games, seed0, params=None, progress=None, jobs=1, detection=Fa
            "id_ok_first": 0, "amended": 0, "id_latency": [], "retracted": 0, "frames": 0,
            "ms": 0, "pipe_s": 0.0, "games_told": 0, "id_n_told": 0, "id_ok_told": 0, "id_n_ans_told": 0,
            "id_ok_ans_told": 0, "u_opens": 0, "u_lands": 0, "u_matched": 0, "u_false": 0, "u_missed": 0,
-           "u_latency": [], "u_id_n": 0, "u_id_ok": 0, "sure_n": 0, "sure_wrong": 0, "rel": [], "games_asked": 0}
+           "u_latency": [], "u_id_n": 0, "u_id_ok": 0, "sure_n": 0, "sure_wrong": 0, "rel": [], "games_asked": 0,
+           "adv_id_n": 0, "adv_id_ok": 0, "adv_asked": 0, "adv_answered": 0, "adv_sure_n": 0, "adv_sure_wrong": 0,
+           "adv_swaps": 0, "adv_still": 0}
     tasks = [(board, seed0 + k, params, detection) for k in range(games)]
     if jobs > 1:
         import multiprocessing
@@ -477,6 +554,15 @@ def trust(tot, games, out):
       " %d landings in all; target <= %.3f of landings)\n"
       % (tot["sure_wrong"] / float(tot["id_n_ans"] or 1), tot["sure_wrong"], tot["sure_n"], tot["id_n_ans"],
          TARGETS["sure_wrong"]))
+    w("  players who take the mat's advice (a lesson says two of a player's Bakugan read alike: the\n"
+      "  player swaps the one just taught for another, up to %d times; %d swaps in %d games, %d games\n"
+      "  still with such a pair):\n" % (SWAPS, tot["adv_swaps"], games, tot["adv_still"]))
+    w("    after the mat's questions   %.4f (%d/%d)\n" % (tot["adv_id_ok"] / float(tot["adv_id_n"] or 1),
+                                                         tot["adv_id_ok"], tot["adv_id_n"]))
+    w("    questions per game          %.2f (%d; the thrower answered %d)\n"
+      % (tot["adv_asked"] / float(games or 1), tot["adv_asked"], tot["adv_answered"]))
+    w("    sure and wrong              %.4f (%d of %d named without asking)\n"
+      % (tot["adv_sure_wrong"] / float(tot["adv_id_n"] or 1), tot["adv_sure_wrong"], tot["adv_sure_n"]))
     w("  reliability (the mat alone, no answers): of the landings it named with posterior p, the share right\n")
     w("    %-15s %9s %9s %8s %7s\n" % ("p", "landings", "mean p", "right", "asked"))
     for lo, hi, n, ok, asked, mp in reliability(tot["rel"]):
@@ -637,19 +723,25 @@ def _row(world, name, games, tot, per):
     lat = tot["latency"]
     hours = tot.get("idle_hours") or 0.0
     fl = "%.2f" % (tot["idle_false"] / hours) if hours and "idle_false" in tot else "-"
-    return ("| %s | %s | %d | %.4f | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |"
+    det = tot.get("detection")
+    adv = "-" if det else "%.4f / %.2f / %.4f" % (tot["adv_id_ok"] / float(tot["adv_id_n"] or 1),
+                                               tot["adv_asked"] / float(games or 1),
+                                               tot["adv_sure_wrong"] / float(tot["adv_id_n"] or 1))
+    return ("| %s | %s | %d | %.4f | %.4f | %s | %s | %s | %s | %s | %s | %s | %s | %s |"
             % (world, name, games, tot["matched"] / float(tot["lands"] or 1), tot["matched"] / float(tot["opens"] or 1),
                "%d" % statistics.median(lat) if lat else "-", "%d" % _pct(lat, 0.95) if lat else "-", fl,
                "%.4f" % (tot["id_ok_first"] / float(tot["id_n"] or 1)),
                "-" if tot.get("detection") else "%.4f" % (tot["id_ok_ans"] / float(tot["id_n_ans"] or 1)),
                "-" if tot.get("detection") else "%.2f" % (tot["asked"] / float(games or 1)),
                "-" if tot.get("detection") else "%.4f" % (tot["sure_wrong"] / float(tot["id_n_ans"] or 1)),
-               per))
+               adv, per))
 
 
 TABLE_HEAD = ("| world | corpus | games | precision | recall | latency median ms | p95 ms | false lands per idle h"
-              " | id first guess | id after questions | questions per game | sure and wrong | per frame (micropython) |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              " | id first guess | id after questions | questions per game | sure and wrong"
+              " | players taking the advice: after questions / questions per game / sure and wrong"
+              " | per frame (micropython) |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def all_worlds(board, names, args, out=sys.stdout):

@@ -38,6 +38,16 @@ alike (`alike`): the referee's context cannot separate such a pair, and
 `bakumat register` warns the players about it (swap one for a Bakugan with
 another magnet).
 
+The same trust figures are reported for players who take that advice
+(`advised`): a lesson that says two of a player's Bakugan read alike makes
+the player swap the one just taught for one from the box, and the seed's
+game is played again from the registration (at most SWAPS times).
+
+The thrower answers the mat's question (`unsure`) when the Bakugan of
+theirs still standing on the zone, the last they opened there, is the
+other one named (the question's `alt`); a wrong name asked about with
+another runner-up stays wrong.
+
 Matching: a sensed `land` matches the earliest unmatched true opening on the
 same zone with -500 ms <= t_sensed - t_open <= 1000 ms (a decision may come
 while the Bakugan is still settling).

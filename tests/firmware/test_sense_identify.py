@@ -410,6 +410,24 @@ class Amend(unittest.TestCase):
         self.assertFalse(self.m.control({"ev": "miss", "t": 3000, "bakugan": "serpenoid"}))
         self.assertEqual([e.get("bakugan") for e in self.j.events[2:]], ["serpenoid", "tigrerra", "saurus"])
 
+    def test_the_answer_lands_when_the_referee_refused_the_mats_name(self):
+        # Dan throws; the mat names Runo's tigrerra (a battle's second read in
+        # the tail of its spread): the referee refuses that land, and Dan's
+        # answer is then the landing itself
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "tigrerra"})
+        self.assertEqual(self.kinds(), ["gate", "gate"])
+        self.assertTrue(self.m.which(0, "drago", 1500))
+        self.assertEqual([(e["ev"], e.get("bakugan")) for e in self.j.events[2:]], [("land", "drago")])
+        self.assertEqual(self.j.game.loc["drago"], 0)
+        # only once: the zone's landing is an ordinary guess now
+        self.assertNotIn(0, self.m.refused)
+        self.assertFalse(self.m.which(0, "tigrerra", 1600))
+
+    def test_an_accepted_land_forgets_a_refused_name(self):
+        self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "tigrerra"})
+        self.m._sensed({"ev": "land", "t": 900, "zone": 0, "bakugan": "serpenoid"})
+        self.assertNotIn(0, self.m.refused)
+
     def test_a_refused_name_keeps_the_guess(self):
         # tigrerra is Runo's: it cannot be the landing of Dan's turn
         self.m._sensed({"ev": "land", "t": 10, "zone": 0, "bakugan": "serpenoid"})

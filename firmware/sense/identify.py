@@ -263,14 +263,11 @@ class Identifier:
             cands = pl.context()
         p = pl.params
         where = pl.oc.where
-        # (an arrival on a Bakugan standing here, a battle: not that one)
-        here = [o.bid for o in pl.oc.occ[zi] if o.landed]
         if cands is None:
             cands = [b for b in self.sigs if b not in where]
         else:
-            # One the mat sees standing on another zone, or on this one, is
-            # not this one.
-            free = [b for b in cands if where.get(b, zi) == zi and b not in here]
+            # One the mat sees standing on another zone is not this one.
+            free = [b for b in cands if where.get(b, zi) == zi]
             if free:
                 cands = free
             # The referee's picture can be wrong (an earlier landing taken

@@ -532,11 +532,10 @@ class Decide:
         if a <= idf.mhi * par["fit_moment_slack"] or a < par["min_level_sigma"] * se:
             return False
         hl = pl.hl
-        clipped = False
         for c in pl.zch[zi]:
             if not hl.bad[c] and hl.clipped(c):
-                clipped = True
-        return clipped and bool(pl.context())
+                return bool(pl.context())
+        return False
 
     def _landed(self, zi, t, got, level, se, na, occ, vec, old, delta):
         """A Bakugan landed on zi (got: identify's answer): it stands there,

@@ -62,14 +62,18 @@ class Battles:
         of 16 development games, the second lift of a battle's end read as
         a Bakugan of the other polarity landing; the referee, thinking it
         thrown, then expected the other player and named the next throws
-        among that player's Bakugan).)"""
+        among that player's Bakugan).) Nor on a lesson (`learned`): nobody
+        throws onto a Bakugan being taught, and its lift's change, minus its
+        own field, can be the level of a Bakugan of the other polarity
+        (seen: 2 false landings in development game 3's registration with
+        the lessons in the card's middle)."""
         p = self.p
         idf = p.idf
         occ = p.oc.occ[zi]
         m = len(vec)
         par = p.params
         arrived = False
-        if len(occ) == 1 and occ[0].landed and occ[0].sig and p.context is not None and \
+        if len(occ) == 1 and occ[0].landed and occ[0].sig and not occ[0].learned and p.context is not None and \
                 zi not in idf.pending and not self._pair_going(zi):
             lv, se_v, ok_v = idf.level(zi, vec, na)
             # (beyond what a baseline that drifted leaves: half a noise

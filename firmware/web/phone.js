@@ -132,7 +132,7 @@
       var b = teaching;
       teaching = null;
       input({ev: "register", bakugan: b, zone: z}).then(function (r) {
-        if (r.ok) $("msg").textContent = "put " + b + " on zone " + z + ", open and still";
+        if (r.ok) $("msg").textContent = "put " + b + " on the middle of zone " + z + "'s card, open and still";
       });
       return;
     }

@@ -18,6 +18,10 @@ from host_tools.sim.scenario import Scenario
 
 DEFAULTS = {
     "register": True,  # teach every Bakugan first
+    # mm: a lesson is put down within this of the card's middle, as
+    # `bakumat register` and the phone's teach box ask (a hand's aim; None:
+    # anywhere on the card, as a throw stops)
+    "lesson_spot": 10.0,
     "long_idle": 0.04,  # chance per turn of a 20..90 s pause (Bakugan left standing)
     "miss": 0.12,  # chance a throw rolls across and off
     "bounce": 0.05,  # chance a throw bounces off a card (a miss too)
@@ -158,7 +162,11 @@ class GameGen:
             self.cards.add(z)
         return ok
 
-    def pos(self):
+    def pos(self, spot=None):
+        """Where on the card a Bakugan is put down (mm from its middle):
+        anywhere a throw may stop, or within +-spot of the middle."""
+        if spot is not None:
+            return (round(self.rng.uniform(-spot, spot), 1), round(self.rng.uniform(-spot, spot), 1))
         return (round(self.rng.uniform(-22.0, 22.0), 1), round(self.rng.uniform(-35.0, 35.0), 1))
 
     # ------------------------------------------------------------ phases
@@ -171,7 +179,8 @@ class GameGen:
                 self.t += int(rng.uniform(300, 800))
                 self.control({"ev": "register", "bakugan": b["id"], "zone": z})
                 self.t += int(rng.uniform(600, 1500))
-                self.act("place", bakugan=b["id"], zone=z, pos=self.pos(), tilt=None, side=None, speed=None)
+                self.act("place", bakugan=b["id"], zone=z, pos=self.pos(self.opts.get("lesson_spot")), tilt=None,
+                         side=None, speed=None)
                 self.t += int(rng.uniform(800, 2000))
                 self.act("remove", zone=None, bakugan=b["id"])
                 self.t += int(rng.uniform(400, 900))
@@ -335,7 +344,7 @@ def idle_frames(board, seconds, seed=0, settings=None):
 
 def random_game(seed, board, header=None, **options):
     """A Scenario for a random official game on `board` (dict or name).
-    options override DEFAULTS (register, long_idle, miss, bounce, ability,
+    options override DEFAULTS (register, lesson_spot, long_idle, miss, bounce, ability,
     max_throws; None: until the game ends). The scenario carries the header as `sc.header`."""
     from host_tools import boards
     if isinstance(board, str):

@@ -107,3 +107,18 @@ def test_a_field_fading_on_a_standing_one_is_not_landed_early(mat):
     assert [(e["zone"], e["bakugan"]) for e in truth if e["ev"] == "leave" and 26000 <= e["t"] <= 26500] == \
         [(8, "stinglash")]
     assert near(sensed, 8, 26300, 28000) == [("leave", "stinglash")]
+
+
+def test_a_lesson_lifted_is_no_bakugan_arriving(mat):
+    # Development game 3's registration: gargonoid (-29.6 mA m^2) is taught
+    # on zone 2 and lifted at 12.76 s, tigrerra (-29.0) on zone 3 and
+    # lifted at 26.79 s. Each lift's change is minus the lesson's field,
+    # which is skyress's level (+27.3): Battles.arrived read it as skyress
+    # landing on the lesson (a battle), and the lifted one kept standing
+    # for 0.5 s. Nobody throws onto a lesson: a learned occupant has no
+    # battle arrival.
+    truth, sensed = game(mat, 3)
+    lifts = [(e["zone"], e["bakugan"]) for e in truth if e["ev"] == "leave" and e["t"] < 30000]
+    assert (2, "gargonoid") in lifts and (3, "tigrerra") in lifts
+    assert near(sensed, 2, 12000, 14000) == [("leave", "gargonoid")]
+    assert near(sensed, 3, 26000, 28000) == [("leave", "tigrerra")]

@@ -288,7 +288,7 @@ def test_phone_teaches_the_mat_a_bakugan(browser, tmp_path):
         page.click("#teach-drago")
         page.wait_for_function("document.getElementById('teach-drago').textContent.indexOf('\u2190') > 0")
         page.click('g.zone[data-zone="3"]')
-        page.wait_for_function("document.getElementById('msg').textContent.indexOf('put drago on zone 3') === 0")
+        page.wait_for_function("document.getElementById('msg').textContent.indexOf('put drago on the middle of zone 3') === 0")
         ticker.join()
         ticker = None
         echo = [b for _, typ, b in link.take("input")]

@@ -165,9 +165,8 @@ class GameGen:
     def pos(self, spot=None):
         """Where on the card a Bakugan is put down (mm from its middle):
         anywhere a throw may stop, or within +-spot of the middle."""
-        if spot is not None:
-            return (round(self.rng.uniform(-spot, spot), 1), round(self.rng.uniform(-spot, spot), 1))
-        return (round(self.rng.uniform(-22.0, 22.0), 1), round(self.rng.uniform(-35.0, 35.0), 1))
+        hx, hy = (22.0, 35.0) if spot is None else (spot, spot)
+        return (round(self.rng.uniform(-hx, hx), 1), round(self.rng.uniform(-hy, hy), 1))
 
     # ------------------------------------------------------------ phases
     def register_all(self):
@@ -179,7 +178,7 @@ class GameGen:
                 self.t += int(rng.uniform(300, 800))
                 self.control({"ev": "register", "bakugan": b["id"], "zone": z})
                 self.t += int(rng.uniform(600, 1500))
-                self.act("place", bakugan=b["id"], zone=z, pos=self.pos(self.opts.get("lesson_spot")), tilt=None,
+                self.act("place", bakugan=b["id"], zone=z, pos=self.pos(self.opts["lesson_spot"]), tilt=None,
                          side=None, speed=None)
                 self.t += int(rng.uniform(800, 2000))
                 self.act("remove", zone=None, bakugan=b["id"])

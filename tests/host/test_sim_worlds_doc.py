@@ -15,10 +15,6 @@ from host_tools.sim import mom, worldsdoc
 DOC = os.path.join(worldsdoc.REPO, "hardware", "sensing-physics.md")
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("BAKUMAT_CACHE", str(tmp_path_factory.getbasetemp() / "kernels-cache"))
-
 
 @pytest.fixture(scope="module")
 def study():

@@ -9,8 +9,9 @@ import os
 
 try:
     import fcntl
+    HAVE_FLOCK = True
 except ImportError:  # not POSIX: no lock, processes may build the same file twice
-    fcntl = None
+    HAVE_FLOCK = False
 
 
 def store(path, write, suffix=""):
@@ -43,7 +44,7 @@ class _Lock:
         self.f = None
 
     def __enter__(self):
-        if fcntl is not None:
+        if HAVE_FLOCK:
             try:
                 os.makedirs(os.path.dirname(self.path), exist_ok=True)
                 self.f = open(self.path, "a")

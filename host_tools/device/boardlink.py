@@ -102,9 +102,8 @@ def connect(port=None, board_name=None, timeout=3.0, quiet=False):
     via = None
     m = linkshare.holder(port)
     if m is not None:
+        # (said nowhere: the command's output is the same, and the monitor shows what it did)
         via, port = port, m["share"]
-        if not quiet:
-            sys.stderr.write("a monitor holds %s: acting through it (%s)\n" % (via, port))
     stream = transport.open_serial(port)
     link = HostLink(stream)
     try:

@@ -109,9 +109,9 @@ def test_simulator_runs_in_a_computed_world_and_the_plate_shields():
 
 def test_hw_layouts_prints_the_table_and_names_the_reference(capsys):
     from host_tools import cli
-    assert cli.main(["hw", "layouts", "--world", "mu300-t0.2", "--layout", "hall6", "--layout", "amr2"]) == 0
+    assert cli.main(["hw", "layouts", "--world", "mu300-t0.2", "--layout", "hall6", "--layout", "lis2"]) == 0
     out = capsys.readouterr().out
-    assert "| hall6 |" in out and "| amr2 |" in out and "reference layout amr2" in out
+    assert "| hall6 |" in out and "| lis2 |" in out and "reference layout lis2" in out
     assert cli.main(["hw", "layouts", "--world", "mu300-t0.2", "--layout", "amr2", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     (row,) = d["rows"]

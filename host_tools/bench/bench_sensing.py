@@ -339,7 +339,16 @@ def advised(board, seed, params, header, res, sensed, named):
 def _one_game(args):
     board, seed, params = args[:3]
     detection = len(args) > 3 and args[3]
+    if board.get("family"):
+        # --worlds family: the game runs in its drawn plate, the mat senses
+        # with the kernels of the world its simulated calibration picks
+        from host_tools.sim import family
+        sim_world, calib, _ = family.game_worlds(seed, len(board.get("channels", ())))
+        det = _family_detector(board, calib)
+        board = dict(det, world=sim_world)
     header, res = simulate(board, seed)
+    if board.get("family"):
+        board = det
     t0 = time.time()
     named = []
     sensed = run_pipeline(board, header, res, True, params, named=named)
@@ -381,6 +390,16 @@ def _one_game(args):
             "adv_id_n": s6["id_n"], "adv_id_ok": s6["id_ok"], "adv_asked": sum(1 for e in sv if e["ev"] == "unsure"),
             "adv_answered": sum(1 for e in sv if e.get("by") == "player"), "adv_sure_n": s6["sure_n"],
             "adv_sure_wrong": s6["sure_wrong"], "adv_swaps": swaps, "adv_still": 1 if still else 0}
+
+
+_FAMILY_DETECTORS = {}
+
+
+def _family_detector(board, calib):
+    """The board with the kernel table of named world `calib` (built once per process)."""
+    if calib not in _FAMILY_DETECTORS:
+        _FAMILY_DETECTORS[calib] = with_detector(dict(board, world=calib), "kernels")
+    return _FAMILY_DETECTORS[calib]
 
 
 def corpus(board, games, seed0, params=None, progress=None, jobs=1, detection=False):
@@ -761,9 +780,14 @@ def all_worlds(board, names, args, out=sys.stdout):
     rows = []
     todo = [(n, s) for n, s in CORPORA if args.corpus in (n, "both")]
     for wi, wname in enumerate(names):
-        worlds.get(wname)
-        os.environ["BAKUMAT_WORLD"] = wname
-        b = with_detector(dict(board, world=wname), args.detector)
+        if wname == "family":
+            # the idle mat and the per-frame figures run in the nominal world
+            os.environ["BAKUMAT_WORLD"] = worlds.nominal(board) or worlds.NOMINAL
+            b = dict(with_detector(dict(board, world=os.environ["BAKUMAT_WORLD"]), args.detector), family=True)
+        else:
+            worlds.get(wname)
+            os.environ["BAKUMAT_WORLD"] = wname
+            b = with_detector(dict(board, world=wname), args.detector)
         for k, (name, seed) in enumerate(todo):
             sys.stderr.write("world %s, %s corpus\n" % (wname, name))
             last = k == len(todo) - 1

@@ -101,3 +101,21 @@ def calibrated_world(plate, rng):
         if bd is None or d < bd:
             best, bd = name, d
     return best
+
+
+def world_of(draw, seed):
+    """The simulator's World for a game's drawn plate: the exact slab kernel
+    of that plate (built in about 1 s, cached on disk by worlds.SlabKernel)."""
+    from host_tools.sim import worlds
+    p = draw["plate"]
+    spec = {"model": "slab", "plate": {"mu_r": p["mu_r"], "t_mm": p["t_mm"]}, "magnet": "ndfeb",
+            "heights": HEIGHT_RANGE_MM, "about": "family draw of game %d" % seed}
+    return worlds.World("family-%d" % seed, spec)
+
+
+def game_worlds(seed, channels):
+    """(the drawn World the game is simulated in, the named world the mat's
+    calibration picks for it, the draw)."""
+    draw = draw_game(seed, channels)
+    calib = calibrated_world(draw["plate"], random.Random("family-diag-%d" % int(seed)))
+    return world_of(draw, seed), calib, draw

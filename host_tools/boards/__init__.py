@@ -26,6 +26,21 @@ MATS_DIR = os.path.join(BOARDS_DIR, "mats")
 CORE_KEYS = ("name", "zones", "sensors", "sensor", "sensor_plane_to_card_top_mm", "rate_hz")
 SENSOR_KEYS = ("zero_counts", "counts_per_mT", "max_counts", "noise_counts_rms")
 
+# The one board the product ships and every command's default: the reference
+# board (ESP32-S3-DevKitC-1 N8R8) on the mat chosen from the computed physics.
+REFERENCE = "esp32s3_devkitc1_amr2"
+REFERENCE_MAT = "amr2"
+# Boards and mats that cannot work (hardware/retired.md has the figures): no
+# command offers or accepts them; logs recorded on them still replay and draw.
+RETIRED = {
+    "esp32s3_devkitc1": "the Hall mat cannot see a Bakugan through a gate card's steel plate "
+                        "(worst-spot signal-to-noise 0.04-1.3 in every computed world)",
+    "esp32_devkitc": "the Hall mat cannot see a Bakugan through a gate card's steel plate, and the "
+                     "ESP32-DevKitC's heap cannot hold the game with its phone page",
+    "reference": "the Hall mat cannot see a Bakugan through a gate card's steel plate "
+                 "(worst-spot signal-to-noise 0.04-1.3 in every computed world)",
+}
+
 
 class BoardError(UserError):
     """A board definition is missing or invalid; the message names the file and field."""
@@ -77,9 +92,19 @@ def _board_folders():
     return sorted(out)
 
 
-def names():
-    """Every loadable board: board folders with a wiring.json, plus every bare mat."""
-    return sorted(set(_board_folders()) | set(_mat_names()))
+def names(retired=False):
+    """Every board a command offers: board folders with a wiring.json, plus
+    every bare mat; the retired ones too with retired=True."""
+    return sorted(n for n in set(_board_folders()) | set(_mat_names()) if retired or n not in RETIRED)
+
+
+def offered(name):
+    """The board definition NAME for a command the user gave it to (as
+    load); a retired board raises BoardError saying why and what to use."""
+    if name in RETIRED:
+        raise BoardError("board %r is retired: %s (hardware/retired.md); use the reference board %s (mat %s)"
+                         % (name, RETIRED[name], REFERENCE, REFERENCE_MAT))
+    return load(name)
 
 
 def load(name):

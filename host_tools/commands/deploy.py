@@ -60,7 +60,7 @@ def run_deploy(args, port):
     board_name = args.board
     mode = args.mode
     if board_name is not None:
-        boards.load(board_name)
+        boards.offered(board_name)
     if mode is not None and mode not in game_modes():
         raise UserError("unknown game mode %r (known: %s)" % (mode, ", ".join(game_modes())))
     src = getattr(args, "firmware", None)
@@ -84,7 +84,7 @@ def run_deploy(args, port):
         if in_maint:
             maintenance.restart(mp, in_maint, out)
         raise UserError("which board is this? pass --board NAME (known: %s)" % ", ".join(boards.names()))
-    board_def = boards.load(board_name)
+    board_def = boards.offered(board_name)
     if worlds_nominal(board_def):
         board_def = with_kernels(board_def, _read_json(mp, "calib.json"), out)
     mode = mode or "official"

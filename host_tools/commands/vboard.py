@@ -18,6 +18,7 @@ import signal
 import sys
 import time
 
+from host_tools import boards
 from host_tools.errors import UserError
 
 HELP = """The console of the simulated mat. Each line happens at once (a line may end
@@ -51,7 +52,8 @@ Commands:
 
 
 def add_arguments(p):
-    p.add_argument("--board", default="esp32_devkitc", help="board definition with wiring (default esp32_devkitc)")
+    p.add_argument("--board", default=boards.REFERENCE,
+                   help="board definition with wiring (default %s, the reference board)" % boards.REFERENCE)
     p.add_argument("--port", type=int, default=None,
                    help="TCP port of the serial link on 127.0.0.1 (default 7000; 0 picks a free one)")
     p.add_argument("--dir", help="folder used as the board's filesystem (kept; default: a temporary one)")
@@ -181,10 +183,9 @@ def run(args):
             f.write(b"\xff" * (64 * 4096))
     if args.dir:
         os.makedirs(args.dir, exist_ok=True)
-    from host_tools import boards
     from host_tools.sim import worlds
     try:
-        board = boards.load(args.board)
+        board = boards.offered(args.board)
         name, why = worlds.choose(args.world, board, _calibration(args.dir))
         board = worlds.with_world(board, name)
     except worlds.WorldError as e:

@@ -2,7 +2,7 @@
 imports) running in the `micropython` unix-port binary, with simulated
 sensors, LEDs, buzzer and watchdog (CPython host side).
 
-    vb = VBoard("esp32_devkitc", lockstep=True)
+    vb = VBoard(boards.REFERENCE, lockstep=True)
     vb.start()                         # process up, app booted
     link = vb.link()                   # HostLink over socket://127.0.0.1:PORT
     vb.play(res.frames, res.controls, link)   # a simulated stretch, lockstep
@@ -41,7 +41,7 @@ import threading
 import time
 import tty
 
-from host_tools import fwpath, programs
+from host_tools import boards, fwpath, programs
 from host_tools.errors import UserError
 
 HDR = struct.Struct("<BII")
@@ -112,7 +112,6 @@ class Recorded:
 def no_wiring(board):
     """The error for a bare mat given where a board folder is needed,
     naming the folders that wire that mat."""
-    from host_tools import boards
     mat = board.get("mat") or board.get("name")
     folders = []
     for n in boards.names():
@@ -123,7 +122,7 @@ def no_wiring(board):
         if b.get("wiring") and b.get("mat") == mat:
             folders.append(n)
     return ("board %s has no wiring (a bare mat): the virtual board needs a board folder%s"
-            % (board.get("name"), ", e.g. esp32_devkitc" if not folders else
+            % (board.get("name"), ", e.g. %s" % boards.REFERENCE if not folders else
                " that wires it: %s" % ", ".join(folders)))
 
 
@@ -144,7 +143,7 @@ class Faults:
 
 
 class VBoard:
-    def __init__(self, board="esp32_devkitc", workdir=None, lockstep=True, port=0, heapsize=None,
+    def __init__(self, board=boards.REFERENCE, workdir=None, lockstep=True, port=0, heapsize=None,
                  lfs=None, wdt_backstop_s=3.0, quiet=True, mpy_dir=None, profile=False, heap_budget=None,
                  web=None):
         from host_tools import boards

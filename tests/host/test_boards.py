@@ -1,4 +1,4 @@
-"""Board definitions: the reference mat, the loader's checks, `board show`."""
+"""Board definitions: the mats, the loader's checks, `board show`, the retired boards."""
 import copy
 import json
 import os
@@ -9,13 +9,26 @@ from host_tools import boards, cli
 
 
 def test_reference_loads_and_is_listed():
-    assert "reference" in boards.names()
-    b = boards.load("reference")
-    assert len(b["zones"]) == 16 and len(b["sensors"]) == 96
-    assert [s["ch"] for s in b["sensors"]] == list(range(96))
+    assert boards.REFERENCE in boards.names() and boards.REFERENCE_MAT in boards.names()
+    b = boards.load(boards.REFERENCE)
+    assert b["mat"] == boards.REFERENCE_MAT and b.get("nominal_world") and "wiring" in b
+    assert len(b["zones"]) == 16 and [s["ch"] for s in b["sensors"]] == list(range(len(b["sensors"])))
 
 
-@pytest.mark.parametrize("name", boards.names())
+def test_retired_boards_are_not_offered_but_old_logs_still_load_them(capsys):
+    for name in boards.RETIRED:
+        assert name not in boards.names() and name in boards.names(retired=True)
+        assert boards.load(name)["zones"]                  # a log recorded on it still draws
+        with pytest.raises(boards.BoardError, match="board %r is retired: .*hardware/retired.md.*use the reference "
+                           "board %s" % (name, boards.REFERENCE)):
+            boards.offered(name)
+    assert cli.main(["board", "show", "esp32_devkitc"]) == 2
+    err = capsys.readouterr().err
+    assert "retired" in err and boards.REFERENCE in err and "Traceback" not in err
+    assert boards.offered(boards.REFERENCE)["name"] == boards.REFERENCE
+
+
+@pytest.mark.parametrize("name", boards.names(retired=True))
 def test_zones_never_overlap_and_sensors_inside(name):
     b = boards.load(name)
     zs = b["zones"]
@@ -47,35 +60,35 @@ def test_reference_hosts_the_seed_layouts():
 
 
 def test_show_json_fields(capsys):
-    assert cli.main(["board", "show", "reference", "--json"]) == 0
+    mat = boards.REFERENCE_MAT
+    assert cli.main(["board", "show", mat, "--json"]) == 0
     out = capsys.readouterr().out
     d = json.loads(out)
     assert list(d)[:6] == ["name", "zones", "sensors", "sensor", "sensor_plane_to_card_top_mm", "rate_hz"]
-    assert d["name"] == "reference"
+    assert d["name"] == mat
     assert set(d["zones"][0]) == {"id", "x", "y", "w", "h"}
-    assert set(d["sensors"][0]) == {"ch", "zone", "x", "y", "axis"}
-    assert {s["axis"] for s in d["sensors"]} == {"z"}
+    assert set(d["sensors"][0]) >= {"ch", "zone", "x", "y", "axis"}
+    assert {s["axis"] for s in d["sensors"]} <= set(boards.AXES)
     assert set(d["sensor"]) >= {"zero_counts", "counts_per_mT", "max_counts", "noise_counts_rms"}
     assert d["sensor"]["noise_mT_rms"] == pytest.approx(d["sensor"]["noise_counts_rms"] / d["sensor"]["counts_per_mT"],
                                                         rel=1e-4)
-    assert d["sensor"]["max_counts"] == 4095
-    assert d["version"] == 1
-    assert d == boards.public(boards.load("reference"))
+    assert d["version"] == 2
+    assert d == boards.public(boards.load(mat))
 
 
 def test_show_human_draws_every_zone(capsys):
-    assert cli.main(["board", "show", "reference"]) == 0
+    assert cli.main(["board", "show", boards.REFERENCE]) == 0
     out = capsys.readouterr().out
     for z in range(16):
         assert "Z%d" % z in out
-    assert out.count("o") >= 96
+    assert out.count("o") >= 32
     assert "counts/mT" in out
 
 
 def test_show_unknown_board(capsys):
     assert cli.main(["board", "show", "nope"]) == 2
     err = capsys.readouterr().err
-    assert "unknown board 'nope'" in err and "reference" in err and "Traceback" not in err
+    assert "unknown board 'nope'" in err and boards.REFERENCE in err and "Traceback" not in err
 
 
 def test_board_folders_carry_wiring():
@@ -167,7 +180,7 @@ def test_bad_wiring(tmp_boards):
     _write(tmp / "b1" / "wiring.json", w)
     b = boards.load("b1")
     assert b["name"] == "b1" and b["mat"] == "reference" and b["wiring"]["adc_pins"] == list(range(6))
-    assert boards.names() == ["b1", "reference"]
+    assert boards.names(retired=True) == ["b1", "reference"] and boards.names() == ["b1"]   # the Hall mat: retired
 
 
 def _mat_v(version):

@@ -142,6 +142,28 @@ class Faults:
         return counts
 
 
+_KERNELS = {}     # (mat, world) -> the kernel table a board definition carries: built once a process
+
+
+def with_kernels(board):
+    """The board as deploy installs it: a mat designed in a computed world
+    ("nominal_world") senses with the kernel table of the world it is
+    simulated in (host_tools/boards/kernels.py); a board that carries a
+    table, or a mat of no computed world, as it is."""
+    from host_tools.sim import worlds
+    if "kernels" in board or not worlds.nominal(board):
+        return board
+    from host_tools.boards import kernels
+    key = (board.get("mat"), board.get("world") or worlds.default_name(board))
+    if key not in _KERNELS:
+        _KERNELS[key] = kernels.for_board(board, key[1]).get("kernels")
+    if _KERNELS[key] is None:
+        return board
+    b = dict(board)
+    b["kernels"] = _KERNELS[key]
+    return b
+
+
 class VBoard:
     def __init__(self, board=boards.REFERENCE, workdir=None, lockstep=True, port=0, heapsize=None,
                  lfs=None, wdt_backstop_s=3.0, quiet=True, mpy_dir=None, profile=False, heap_budget=None,
@@ -151,6 +173,7 @@ class VBoard:
         self.board = boards.load(board) if isinstance(board, str) else board
         if "wiring" not in self.board:
             raise UserError(no_wiring(self.board))
+        self.board = with_kernels(self.board)
         if self.board["sensor"]["max_counts"] > 0xFFFF:
             # the side channel's frame reply carries u16 counts (docs/formats/vboard-side-channel-v1.md)
             raise UserError("board %s: sensor.max_counts %d does not fit the virtual board's 16-bit frames"

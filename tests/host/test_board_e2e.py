@@ -20,7 +20,7 @@ from host_tools.vboard import Recorded, Shifted, VBoard
 from mptools import tool
 from vbtable import announced, strip_t, without_amended
 
-BOARD = "esp32_devkitc"
+BOARD = boards.REFERENCE
 
 # A short official game on the simulated mat (target 1): both gates placed,
 # Drago stands on Runo's gate, Tigrerra lands on it, the battle is resolved,

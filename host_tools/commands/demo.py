@@ -56,6 +56,8 @@ def run(args):
         raise UserError("--json goes with --sample (the live demo prints a transcript)")
     if not 0 <= args.http <= 65535:
         raise UserError("--http: %d is not a TCP port (0..65535)" % args.http)
+    if args.board is not None:
+        boards.offered(args.board)          # a retired board stops here, in one line
     from host_tools.demo.demo_game import run_demo
     return run_demo(mode=args.mode, seed=args.seed, speed=args.speed, players=args.players, view=args.view,
                     out=sys.stdout, board_name=args.board, port=args.http, open_browser=not args.no_browser,

@@ -557,7 +557,7 @@ def demo_board(board_name=None, world=None):
     `bakumat bench sensing --detector auto` does."""
     from host_tools.boards import kernels
     from host_tools.sim import worlds
-    board = boards.offered(board_name or DEMO_BOARD)
+    board = boards.load(board_name or DEMO_BOARD)
     try:
         name, _why = worlds.choose(world, board, None)
         board = worlds.with_world(board, name)

@@ -142,7 +142,7 @@ class Faults:
         return counts
 
 
-_KERNELS = {}     # (mat, world) -> the kernel table a board definition carries: built once a process
+_KERNELS: dict = {}     # (mat, world) -> the kernel table a board definition carries: built once a process
 
 
 def with_kernels(board):

@@ -19,6 +19,7 @@ from host_tools.errors import UserError
 from host_tools.fwpath import BOARDS_DIR
 
 VERSION = 2
+MINOR = 1      # wiring minor versions this tool reads: 1 adds the "spi" wiring (board-definition-v2.md)
 AXES = ("x", "y", "z", "-x", "-y", "-z")
 MATS_DIR = os.path.join(BOARDS_DIR, "mats")
 
@@ -280,8 +281,64 @@ def check_i2c_wiring(bus, board, where):
         seen[tuple(s)] = i
 
 
+def check_spi_wiring(bus, board, where):
+    """An "spi" wiring (minor version 1): three-axis sensors on one SPI bus,
+    each selected by an output of a 74HC154 decoder, {"id", "sck", "mosi",
+    "miso", "baudrate", "select": {"address": [4 GPIOs], "enable": [a GPIO
+    per decoder]}, "sensors": [[decoder, output], ...]}, one entry per three
+    of the mat's channels (x, y, z), in channel order."""
+    if type(bus) is not dict:
+        raise BoardError("%s: spi: expected an object" % where)
+    for k in ("sck", "mosi", "miso", "select", "sensors"):
+        if k not in bus:
+            raise BoardError("%s: spi: missing field '%s'" % (where, k))
+    for k in ("sck", "mosi", "miso"):
+        if type(bus[k]) is not int or bus[k] < 0:
+            raise BoardError("%s: spi.%s: expected a GPIO number" % (where, k))
+    if "baudrate" in bus and (type(bus["baudrate"]) is not int or not 100000 <= bus["baudrate"] <= 10000000):
+        raise BoardError("%s: spi.baudrate: expected 100000..10000000 Hz (the LIS2MDL's limit)" % where)
+    sel = bus["select"]
+    if type(sel) is not dict or type(sel.get("address")) is not list or type(sel.get("enable")) is not list:
+        raise BoardError("%s: spi.select: expected {\"address\": [4 GPIOs], \"enable\": [a GPIO per decoder]}" % where)
+    if len(sel["address"]) != 4 or not sel["enable"]:
+        raise BoardError("%s: spi.select: a 74HC154 takes 4 address lines and an enable per decoder, got %d and %d"
+                         % (where, len(sel["address"]), len(sel["enable"])))
+    for k in ("address", "enable"):
+        for i, g in enumerate(sel[k]):
+            if type(g) is not int or g < 0:
+                raise BoardError("%s: spi.select.%s[%d]: expected a GPIO number" % (where, k, i))
+    sens = bus["sensors"]
+    if type(sens) is not list or 3 * len(sens) != len(board["sensors"]):
+        raise BoardError("%s: spi.sensors: %s entries but mat %r has %d channels (three per sensor)"
+                         % (where, len(sens) if type(sens) is list else "no list of", board["name"],
+                            len(board["sensors"])))
+    seen = {}
+    for i, s in enumerate(sens):
+        if type(s) is not list or len(s) != 2 or type(s[0]) is not int or type(s[1]) is not int:
+            raise BoardError("%s: spi.sensors[%d]: expected [decoder, output]" % (where, i))
+        if not 0 <= s[0] < len(sel["enable"]):
+            raise BoardError("%s: spi.sensors[%d]: decoder %d, but spi.select.enable names %d"
+                             % (where, i, s[0], len(sel["enable"])))
+        if not 0 <= s[1] <= 15:
+            raise BoardError("%s: spi.sensors[%d]: decoder output %d outside 0..15" % (where, i, s[1]))
+        if tuple(s) in seen:
+            raise BoardError("%s: spi.sensors[%d]: same decoder output as spi.sensors[%d]" % (where, i, seen[tuple(s)]))
+        seen[tuple(s)] = i
+
+
 def check_wiring(wiring, board, where):
     """Validate a board folder's wiring.json against its mat."""
+    minor = wiring.get("minor", 0)
+    if type(minor) is not int or minor < 0:
+        raise BoardError("%s: minor: expected a non-negative integer, got %r" % (where, minor))
+    if minor > MINOR:
+        raise BoardError("%s: wiring minor version %d is newer than this tool understands (%d); update bakumat"
+                         % (where, minor, MINOR))
+    if "spi" in wiring:
+        if minor < 1:
+            raise BoardError('%s: spi: the SPI wiring needs "minor": 1 (docs/formats/board-definition-v2.md)' % where)
+        check_spi_wiring(wiring["spi"], board, where)
+        return
     if "i2c" in wiring:
         check_i2c_wiring(wiring["i2c"], board, where)
         return

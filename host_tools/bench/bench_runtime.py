@@ -411,7 +411,7 @@ def time_section(board, res, header, out, runs=2, quick=False):
                   "such loops). What that assumption may cost:\n"
                   % (fpl, fvi, fpl / fvi, lpl, lvi, gain,
                      "" if not f.get("loops_events") else " (the frames were not quiet: %d events)" % f["loops_events"]))
-    for name, limit in ((chiptime.CHIPS[0][0], 8000), (chiptime.CHIPS[1][0], 10000)):
+    for name, limit in ((chiptime.CHIPS[0][0], 10000), (chiptime.CHIPS[1][0], 10000)):
         q = proj[name]["quiet_mean"]
         floor = chiptime.viper_floor(q, limit, f.get("loops_viper_us100", 0) / 100.0, proj[name]["ratio"], gain) \
             if gain else None

@@ -29,8 +29,8 @@ SENSOR_KEYS = ("zero_counts", "counts_per_mT", "max_counts", "noise_counts_rms")
 
 # The one board the product ships and every command's default: the reference
 # board (ESP32-S3-DevKitC-1 N8R8) on the mat chosen from the computed physics.
-REFERENCE = "esp32s3_devkitc1_amr2"
-REFERENCE_MAT = "amr2"
+REFERENCE = "esp32s3_devkitc1_lis2"
+REFERENCE_MAT = "lis2"
 # Boards and mats that cannot work (hardware/retired.md has the figures): no
 # command offers or accepts them; logs recorded on them still replay and draw.
 RETIRED = {

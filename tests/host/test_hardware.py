@@ -334,7 +334,8 @@ def test_layout_svg_shows_every_sensor_led_and_button(name):
     svg = read("hardware/%s/layout.svg" % name)
     b = boards.load(name)
     # a dot per sensor package (three channels each on an I2C board) + one legend dot per mux
-    packages = len(b["wiring"]["i2c"]["sensors"]) if hwdocs.is_i2c(b) else len(b["sensors"])
+    packages = (len(b["wiring"]["i2c"]["sensors"]) if hwdocs.is_i2c(b) else len(b["wiring"]["spi"]["sensors"])
+                if hwdocs.is_spi(b) else len(b["sensors"]))
     assert svg.count("<circle") == packages + len(hwdocs.legend_slots(b))
     assert svg.count("<title>LED ") == b["wiring"]["led"]["count"]
     assert svg.count("<title>button ") == len(b["wiring"]["buttons"])

@@ -108,7 +108,7 @@ def report(sc, report, w):
     report("scan_spi_bytes", bus.nbytes - n0)
     report("scan_spi_selects", bus.selects - s0)
     try:
-        from i2cnop import nop1, nop2
+        from i2cnop import nop1, nop2  # type: ignore[import-not-found]  # (beside the script on the port)
     except (ImportError, SyntaxError):      # no native emitter (the WebAssembly port: its clock is not used)
         def nop1(a):
             pass

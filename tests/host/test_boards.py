@@ -96,9 +96,10 @@ def test_board_folders_carry_wiring():
         b = boards.load(name)
         if "wiring" in b:
             assert b["mat"] in boards.names()
-            if "i2c" in b["wiring"]:
+            bus = b["wiring"].get("i2c") or b["wiring"].get("spi")
+            if bus:
                 # one three-axis sensor per three channels
-                assert 3 * len(b["wiring"]["i2c"]["sensors"]) == len(b["sensors"])
+                assert 3 * len(bus["sensors"]) == len(b["sensors"])
             else:
                 assert len(b["wiring"]["channels"]) == len(b["sensors"])
 

@@ -219,3 +219,22 @@ def test_board_show_draws_zone_0_top_left_as_every_view_does():
     assert lines[row[0]].index("Z0") < lines[row[0]].index("Z3")
     assert lines[0].strip() == "player 0 side" and lines[-1].strip() == "player 1 side"
     assert "++" not in text                             # zones 6 mm apart never touch
+
+
+def test_the_spi_wiring_is_minor_version_1_and_older_files_load_unchanged():
+    import copy as _copy
+    lis2 = boards.load("esp32s3_devkitc1_lis2")
+    assert lis2["wiring"]["minor"] == 1 and "spi" in lis2["wiring"]
+    assert "minor" not in boards.load("esp32s3_devkitc1_amr2")["wiring"]       # minor 0: loads as before
+    mat = boards.load_mat("lis2")
+    w = _copy.deepcopy(lis2["wiring"])
+    del w["minor"]
+    with pytest.raises(boards.BoardError, match='spi: the SPI wiring needs "minor": 1'):
+        boards.check_wiring(w, mat, "w.json")
+    w["minor"] = 2
+    with pytest.raises(boards.BoardError, match="wiring minor version 2 is newer than this tool understands"):
+        boards.check_wiring(w, mat, "w.json")
+    w["minor"] = 1
+    w["spi"]["sensors"][1] = list(w["spi"]["sensors"][0])
+    with pytest.raises(boards.BoardError, match=r"spi.sensors\[1\]: same decoder output as spi.sensors\[0\]"):
+        boards.check_wiring(w, mat, "w.json")

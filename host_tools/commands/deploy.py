@@ -60,7 +60,7 @@ def run_deploy(args, port):
     board_name = args.board
     mode = args.mode
     if board_name is not None:
-        boards.offered(board_name)
+        boards.load(board_name)
     if mode is not None and mode not in game_modes():
         raise UserError("unknown game mode %r (known: %s)" % (mode, ", ".join(game_modes())))
     src = getattr(args, "firmware", None)
@@ -69,7 +69,7 @@ def run_deploy(args, port):
     if board_name is None:
         # which board is it? The running app says so, before maintenance mode
         v = maintenance.app_version(port)
-        if v is not None and v.get("board") in boards.names():
+        if v is not None and v.get("board") in boards.names(retired=True):
             board_name = v["board"]
             out.write("the app says this is board %s\n" % board_name)
     in_maint = maintenance.ask_maintenance(port, out)
@@ -84,7 +84,7 @@ def run_deploy(args, port):
         if in_maint:
             maintenance.restart(mp, in_maint, out)
         raise UserError("which board is this? pass --board NAME (known: %s)" % ", ".join(boards.names()))
-    board_def = boards.offered(board_name)
+    board_def = boards.load(board_name)
     if worlds_nominal(board_def):
         board_def = with_kernels(board_def, _read_json(mp, "calib.json"), out)
     mode = mode or "official"

@@ -52,8 +52,9 @@ Commands:
 
 
 def add_arguments(p):
-    p.add_argument("--board", default=boards.REFERENCE,
-                   help="board definition with wiring (default %s, the reference board)" % boards.REFERENCE)
+    p.add_argument("--board", default=boards.VBOARD_DEFAULT,
+                   help="board definition with wiring (default %s, the retired Hall board the guide's first game "
+                        "still reads right on; %s: the reference board)" % (boards.VBOARD_DEFAULT, boards.REFERENCE))
     p.add_argument("--port", type=int, default=None,
                    help="TCP port of the serial link on 127.0.0.1 (default 7000; 0 picks a free one)")
     p.add_argument("--dir", help="folder used as the board's filesystem (kept; default: a temporary one)")
@@ -185,7 +186,7 @@ def run(args):
         os.makedirs(args.dir, exist_ok=True)
     from host_tools.sim import worlds
     try:
-        board = boards.offered(args.board)
+        board = boards.load(args.board)
         name, why = worlds.choose(args.world, board, _calibration(args.dir))
         board = worlds.with_world(board, name)
     except worlds.WorldError as e:

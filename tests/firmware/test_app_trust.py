@@ -63,7 +63,7 @@ class LiveIsSaved(unittest.TestCase):
         self.assertIn(b'"ev": "end"', before)
         # later inputs are refused, and change nothing stored
         t, b = rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-silver", "zone": 7})
-        self.assertEqual(b["ok"], False)
+        self.assertEqual((b["ok"], b["why"]), (False, "the game is over"))
         self.assertEqual(rig.request("end"), ("ack", {"ok": False, "why": "the game is over"}))
         self.assertEqual(rig.request("ctl", {"ev": "undo"})[1]["ok"], False)
         self.assertEqual(stored(self.d), before)

@@ -39,8 +39,13 @@ browser:
 	  echo "installing Debian's chromium for the browser tests"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 
+# The suite runs on TEST_WORKERS pytest-xdist workers, a test file to a
+# worker (a file's tests share their virtual boards and caches). Four on two
+# cores: most tests wait on a subprocess (micropython, mpremote, chromium).
+TEST_WORKERS ?= 4
+
 test: $(STAMP) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/bakumat bench all

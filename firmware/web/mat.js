@@ -63,8 +63,8 @@ var BakuMat = (function () {
       ids.forEach(function (i, j) { var p = ledPos(z, ids.length, j); led(i, p[0], p[1], 2.6); });
     });
     (board.buttons || []).forEach(function (b) {
-      el("rect", {x: b.x - 5, y: b.y - 3, width: 10, height: 6, rx: 2, "class": "btn"}, svg);
-      el("text", {x: b.x, y: b.y + 1.6, "class": "btnt"}, svg, b.role);
+      el("rect", {x: b.x - 9, y: b.y - 4.5, width: 18, height: 9, rx: 2, "class": "btn"}, svg);
+      el("text", {x: b.x, y: b.y + 2, "class": "btnt"}, svg, String(b.role).toUpperCase());
     });
     (lay.edge || []).forEach(function (e) { at[e.led] = e; });
     (lay.status || []).forEach(function (i, j) {
@@ -75,7 +75,7 @@ var BakuMat = (function () {
     function update(st) {
       var v = st.view || {}, f = facts(st.header), zones = v.zones || {}, bt = v.battle, lb = v.last_battle, ch = v.choice;
       f.names.slice(0, 2).forEach(function (n, i) {
-        sides[i].textContent = n + (v.turn === i && v.phase !== "over" ? " \u25c0 turn" : "");
+        sides[i].textContent = n + (v.turn === i && v.phase !== "over" && v.phase !== "setup" ? " \u25c0 turn" : "");
         sides[i].setAttribute("fill", pcol(i));
       });
       for (var id in zg) {
@@ -85,6 +85,16 @@ var BakuMat = (function () {
                          (ch && ch.zone == id ? " choice" : "") + (lb && lb.zone == id ? " last" : ""));
         o.g.removeAttribute("data-gate");
         o.g.removeAttribute("data-bakugan");
+        o.g.removeAttribute("data-teach");
+        var mk = (st.marks || {})[id];
+        if (mk && !info) {
+          // a lesson under way: where the card and the Bakugan being taught go
+          o.g.setAttribute("data-teach", mk);
+          el("rect", {x: z.x + 5, y: z.y + 12, width: z.w - 10, height: z.h - 17, rx: 2, "class": "card teach"}, dyn);
+          el("text", {x: cx, y: z.y + 21, "class": "gname"}, dyn, "a gate card");
+          el("circle", {cx: cx, cy: z.y + z.h / 2, r: 14, "class": "teachbak"}, dyn);
+          el("text", {x: cx, y: z.y + z.h / 2 + 22, "class": "bname"}, dyn, "teach " + mk);
+        }
         if (!info) continue;
         var gf = f.gate[info.gate] || {bonus: {}}, oc = pcol(info.owner), bl = [], bk = info.bakugan || [];
         o.g.setAttribute("data-gate", info.gate);
@@ -128,7 +138,8 @@ var BakuMat = (function () {
     if (v.phase === "over") s.setAttribute("data-winner", v.winner === null ? "" : v.winner);
     for (var z in v.zones || {}) (v.zones[z].bakugan || []).forEach(function (b) { on[b] = z; });
     (hd.players || []).forEach(function (p, i) {
-      var d = h("div", "player" + (v.turn === i && v.phase !== "over" ? " turn" : "") + (v.winner === i ? " won" : ""), root);
+      var d = h("div", "player" + (v.turn === i && v.phase !== "over" && v.phase !== "setup" ? " turn" : "") +
+                (v.winner === i ? " won" : ""), root);
       var caps = (v.captured || [])[i] || [], ul;
       d.setAttribute("data-player", i);
       d.style.borderColor = pcol(i);

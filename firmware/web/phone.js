@@ -4,12 +4,14 @@
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
   var m = null, words = null, hd = null, st = null, seq = null, me = null, code = null, placing = null, teaching = null;
+  var lesson = null;   // [bakugan, zone] the mat is learning: drawn on its zone until the mat learnt it
   var ATTRS = ["pyrus", "aquos", "subterra", "haos", "darkus", "ventus"];
 
   function post(u, body) {
     return fetch(u, {method: "POST", body: JSON.stringify(body)}).then(function (r) { return r.json(); });
   }
-  function say(r) { $("msg").textContent = r.error || (r.ok ? "ok" : "refused: " + r.reason); }
+  // what came back: nothing to say when it was taken (the log below says what happened)
+  function say(r) { $("msg").textContent = r.error || (r.ok ? "" : "refused: " + r.reason); }
   function input(body) {
     body.code = code;
     return post("api/input", body).then(function (r) { say(r); poll(); return r; });
@@ -37,7 +39,8 @@
       if (r.code) {
         me = r.player; code = r.code;
         ls.side = me + " " + code;
-        $("me").textContent = "You play " + hd.players[me].name + " (code " + code + ")";
+        $("me").textContent = "You play " + hd.players[me].name + ". Side code " + code +
+          ": another phone can play " + hd.players[me].name + " only with it (this phone keeps it)";
         $("acts").hidden = false;
         controls();
       } else if (code === "") sides(code = null, delete ls.side);
@@ -78,11 +81,13 @@
     for (var z in v.zones || {}) {
       var zi = v.zones[z];
       if (zi.gate && zi.owner === me) {
-        var f = box("Values of " + zi.gate + " (zone " + z + ")");
+        var f = box("Values of " + zi.gate + " (zone " + z + "), as the deck gives them: correct them to the card's"),
+            known = (BakuMat.facts(hd).gate[zi.gate] || {}).bonus || {};
         f.setAttribute("data-gate", zi.gate);
         ATTRS.forEach(function (at) {
           var n = el("input", el("label", f, at + " "));
           n.type = "number"; n.step = 10; n.name = at;
+          if (known[at] !== undefined) n.value = known[at];
         });
         (function (gid, f) {
           btn(f, "Set values", "reveal-" + gid, function () {
@@ -117,8 +122,17 @@
     asked = k;
     d.textContent = k && !mine ? "The mat asks " + hd.players[q.player].name + " who landed on zone " + q.zone : "";
     if (!mine) return;
-    var f = box("Who landed on zone " + q.zone + "?", d), bak = BakuMat.facts(hd).bak;
-    [["Yes, ", q.bakugan, "yes"], ["No, ", q.alt, q.alt]].forEach(function (x) {
+    var f = box("Who landed on zone " + q.zone + "? The mat thinks " + q.bakugan, d), bak = BakuMat.facts(hd).bak;
+    // the one named, then every other of the thrower's Bakugan not standing
+    // elsewhere (the runner-up first): any of them may be the one that landed
+    var on = {}, zs = (st.view || {}).zones || {}, opts = [["Yes, ", q.bakugan, "yes"]];
+    for (var z in zs) if (+z !== q.zone) (zs[z].bakugan || []).forEach(function (x) { on[x] = 1; });
+    var rest = (hd.players[q.player].bakugan || []).map(function (x) { return x.id; }).filter(function (x) {
+      return x !== q.bakugan && !on[x];
+    });
+    rest.sort(function (a, b) { return (b === q.alt) - (a === q.alt); });
+    rest.forEach(function (x) { opts.push(["No, it was ", x, x]); });
+    opts.forEach(function (x) {
       var b = bak[x[1]];
       btn(f, x[0] + x[1] + (b ? " (" + b.attr + " " + b.g + ")" : ""), "which-" + x[2],
           function () { input({ev: "which", zone: q.zone, bakugan: x[1]}); });
@@ -131,8 +145,12 @@
     if (teaching) {
       var b = teaching;
       teaching = null;
+      controls();
       input({ev: "register", bakugan: b, zone: z}).then(function (r) {
-        if (r.ok) $("msg").textContent = "put " + b + " on the middle of zone " + z + "'s card, open and still";
+        if (!r.ok) return;
+        lesson = [b, z];
+        $("msg").textContent = "put a gate card on zone " + z + " and " + b + " on the middle of it, open and still";
+        if (m && st) m.update(marked(st));
       });
       return;
     }
@@ -140,19 +158,45 @@
     if (v.choice && v.choice.player === me) input({ev: "choose", action: "move", zone: z});
   }
 
+  // the zone of a lesson under way, drawn with the card and the Bakugan to put there
+  function marked(s) {
+    var c = {};
+    for (var k in s) c[k] = s[k];
+    c.marks = {};
+    if (lesson) c.marks[lesson[1]] = lesson[0];
+    return c;
+  }
+
+  // before any game: what the page is for and how a game starts
+  function nogame() {
+    var d = $("panel");
+    if (d.querySelector("#nogame")) return;
+    d.textContent = "";
+    var n = el("div", d, "No game on the mat yet.");
+    n.id = "nogame";
+    n.className = "status";
+    el("p", d, "This page shows the game once one is set up, and lets each player claim a side: " +
+       "teach the mat your Bakugan, say which gate card you placed, play abilities, answer the mat's questions.");
+    el("p", d, "To start a game: on the laptop, bakumat game new (docs/guide.md). This page finds it by itself.");
+  }
+
   function poll() {
     return fetch("api/state" + (seq === null ? "" : "?since=" + seq) + (code ? (seq === null ? "?" : "&") + "code=" + code : ""))
       .then(function (r) {
-        if (r.status === 503) throw new Error("waiting for the game set-up");
+        if (r.status === 503) throw new Error("waiting for a game", nogame());
         if (r.status === 403) throw new Error("claim a side", sides(code = me = null, delete ls.side, $("acts").hidden = true));
         return r.json();
       }).then(function (s) {
-        if (s.board && !m) m = BakuMat.mat($("mat"), s.board, zone);
+        if (s.board && !m) { $("mat").removeAttribute("hidden"); m = BakuMat.mat($("mat"), s.board, zone); }
         if (s.header && !hd) { hd = s.header; if (me === null) sides(); }
         s.header = hd;
         // the mat's words: host_tools/words.py's phrases (one object per game: it remembers the landings)
         var w = words || (hd ? (words = BakuMat.words(hd)) : BakuMat.words(null));
         (s.events || []).forEach(function (e) {
+          if (lesson && e[1].ev === "learnt" && e[1].bakugan === lesson[0]) {
+            $("msg").textContent = "the mat learnt " + lesson[0] + ": take it and the card off zone " + e[1].zone;
+            lesson = null;
+          }
           var li = el("li", $("events"), w.line(e[1]), $("events").firstChild);
           li.className = e[1].ev === "reject" ? "out rej" : "out";
         });
@@ -160,7 +204,7 @@
         var changed = st === null || s.seq !== seq;
         seq = s.seq;
         st = s;
-        if (m) m.update(s);
+        if (m) m.update(marked(s));
         BakuMat.panel($("panel"), s);
         ask();
         if (changed && me !== null) controls();

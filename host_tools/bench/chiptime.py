@@ -38,6 +38,45 @@ ERASE_US = 45000
 # clock).
 I2C_CALL_US = (0, 430)
 
+# What one bus call costs the chip beyond its bits on the wire, per bus
+# kind: (low, high) in us, the low and high bounds the layouts table
+# (host_tools/boards/layouts.py) and the runtime projection print. Sources
+# in hardware/parts.json ("bus_calls"); none of them was measured on this
+# project's boards: hardware/bring-up.md times 1,000 calls first.
+#   i2c: 325 us (a 1-byte register read on an ESP32 at 400 kHz took about
+#        420 us, about 325 of it software: forum.micropython.org topic 8443)
+#        to 430 us (an 8-byte readfrom_mem on an ESP32-S2, 680 us, 430 of it
+#        software: micropython PR #8718).
+#   spi: 26 us (an ESP-IDF spi_master transaction on the interrupt path the
+#        ESP32 port's machine.SPI takes, one spi_device_transmit per call,
+#        ESP-IDF spi_master docs for the S3) to 55 us (the 40-60 us estimated
+#        for a 7-byte write_readinto at 10 MHz, its 5.6 us of bits taken out;
+#        an estimate, not a measurement).
+#   uart: 30 to 100 us (one readinto of a frame the UART driver's ring
+#        buffer already holds: a copy and the driver's lock; an estimate:
+#        no published figure found).
+#   adc: 25 to 100 us (one read_u16(), call included: micropython #7495).
+#   pin: 1 to 5 us (the C side of one Pin.value(v) call: gpio_set_level; an
+#        estimate: the bytecode side is in the projected scan loop).
+CALL_US = {"i2c": (325, 430), "spi": (26, 55), "uart": (30, 100), "adc": (25, 100), "pin": (1, 5)}
+BOUNDS = ("low", "high")
+SPI_HZ = 10000000   # the SPI clock of the lis2 mat: the LIS2MDL's SPI limit (hardware/parts.json)
+
+
+def spi_scan_us(calls, nbytes, freq, call_us, selects=0, select_us=0.0):
+    """One frame's SPI scan on the chip: calls transfers of nbytes each at
+    clock freq, call_us a call beyond its bits, and selects chip-select pin
+    writes at select_us each (the bytecode of the loop apart)."""
+    return calls * (nbytes * 8 * 1e6 / freq + call_us) + selects * select_us
+
+
+def bus_scan_us(kind, calls, bits, freq, bound="high", selects=0):
+    """What a frame's bus costs the chip at a bound of CALL_US: its bits on
+    the wire at freq, calls x the per-call cost, selects x a Pin call."""
+    i = BOUNDS.index(bound)
+    wire = bits * 1e6 / freq if freq else 0.0
+    return wire + calls * CALL_US[kind][i] + selects * CALL_US["pin"][i]
+
 
 def i2c_write_bits(nbytes):
     """Clocks of a write of nbytes to an address (start, address, data, stop)."""

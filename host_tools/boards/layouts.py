@@ -47,11 +47,26 @@ PARTS = {
                   "note": "checked: 2 mG (0.2 uT) rms, +-30 G (+-3 mT), fixed address 0x30 (8 per TCA9548A), "
                           "6.6 ms per measurement at the quietest bandwidth (1.2 ms at the fastest), 4 mA max; "
                           "not checked: the typical current at 50-100 Hz, the price"},
-    "LIS2MDL": {"kind": "3-axis AMR, I2C", "axes": "xyz", "noise_mT": 0.003, "range_mT": 5.0, "ma": 0.2,
-                "usd": 1.20, "addresses": 1,
-                "note": "datasheet 3 mG (0.3 uT) rms at 10 Hz, +-5 mT; fixed address 0x1E: 8 per TCA9548A mux"},
+    "LIS2MDL": {"kind": "3-axis AMR, SPI or I2C", "axes": "xyz", "noise_mT": 0.003, "range_mT": 4.9, "ma": 0.2,
+                "usd": 1.20, "addresses": 1, "spi_bytes": 7,
+                "note": "datasheet 3 mG (0.3 uT) rms, +-49.152 G (1.5 mG/LSB x 32768), 100 Hz, 3/4-wire SPI at up to "
+                        "10 MHz or I2C at 0x1E only; ~200 uA in high-resolution mode (hardware/parts.json)"},
+    "MLX90393": {"kind": "3-axis Hall, SPI or I2C", "axes": "xyz", "noise_mT": 0.005, "range_mT": 4.9, "ma": 3.0,
+                 "usd": None, "addresses": 4, "spi_bytes": 8,
+                 "note": "5-50 mT by gain; at the most sensitive gain 0.150 uT/LSB (x, y) over 16 bits, so about "
+                         "+-4.9 mT; conversions 1.3-200 ms by filter and oversampling; the noise at the setting that "
+                         "keeps 50 Hz and the current are not checked (hardware/parts.json)"},
+    "TMAG5170": {"kind": "3-axis Hall, SPI", "axes": "xyz", "noise_mT": 0.025, "range_mT": 25.0, "ma": 3.0,
+                 "usd": None, "addresses": 1, "spi_bytes": 4, "spi_calls": 3,
+                 "note": "+-25/50/100 mT (A1), about 20-25 uT rms; SPI frames of 32 bits, one register each: "
+                         "3 transfers a part for x, y, z; current and price not checked (hardware/parts.json)"},
 }
-MUX = {"74HC4067": {"usd": 0.45, "channels": 16, "ma": 0.2}, "TCA9548A": {"usd": 0.90, "channels": 8, "ma": 0.1}}
+MUX = {"74HC4067": {"usd": 0.45, "channels": 16, "ma": 0.2}, "TCA9548A": {"usd": 0.90, "channels": 8, "ma": 0.1},
+       # 1-of-16 decoder driving the chip selects (outputs active low); its
+       # quiescent current is microamps
+       "74HC154": {"usd": 0.40, "channels": 16, "ma": 0.01},
+       # a helper microcontroller scanning in C, its flash and crystal (estimates)
+       "RP2040": {"usd": 1.60, "channels": 1 << 16, "ma": 25.0}}
 
 
 def _grid(xs, ys):
@@ -68,8 +83,22 @@ LAYOUTS = {
     "amr4": ("MMC5603NJ", _grid((-14, 14), (-22, 22)), "2 x 2 three-axis AMR"),
     "amr4edge": ("MMC5603NJ", [(-26, 0), (26, 0), (0, -39), (0, 39)],
                  "4 three-axis AMR 2 mm inside the plate's mid-edges"),
-    "lis4": ("LIS2MDL", _grid((-14, 14), (-22, 22)), "2 x 2 three-axis AMR (LIS2MDL)"),
+    "lis4": ("LIS2MDL", _grid((-14, 14), (-22, 22)), "2 x 2 three-axis AMR (LIS2MDL), I2C"),
+    "amr2uart": ("MMC5603NJ", [(0, -22), (0, 22)],
+                 "amr2's sensors and muxes scanned by an RP2040 in C, each frame streamed over UART"),
+    "lis2i2c": ("LIS2MDL", [(0, -22), (0, 22)], "2 three-axis AMR (LIS2MDL) on the long axis, I2C behind TCA9548A"),
+    "lis2": ("LIS2MDL", [(0, -22), (0, 22)],
+             "2 three-axis AMR (LIS2MDL) on the long axis, one SPI bus, chip selects from 74HC154 decoders"),
+    "mlx2": ("MLX90393", [(0, -22), (0, 22)], "2 three-axis Hall (MLX90393) on the long axis, SPI, decoder selects"),
+    "tmag2": ("TMAG5170", [(0, -22), (0, 22)], "2 three-axis Hall (TMAG5170) on the long axis, SPI, decoder selects"),
 }
+
+# How a layout's parts reach the ESP32 (default: by the part's kind): "adc"
+# (an analog mux per 16), "i2c" (behind TCA9548A when the part has too few
+# addresses), "spi" (one bus, a chip select per part from 74HC154 decoders),
+# "uart" (a helper microcontroller scans the parts and sends each frame).
+BUS = {"amr2uart": "uart", "lis2": "spi", "mlx2": "spi", "tmag2": "spi"}
+UART_BAUD = 921600   # the helper's stream (a frame of 96 channels: 2 x 96 bytes and 4 of framing)
 
 AXES = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}
 
@@ -123,6 +152,12 @@ def _readings(world, px, py, h, u, chans, offset=(0.0, 0.0), finite=True):
 _TIE = 1e-9
 
 
+def _clip(r, layout):
+    """Readings as the part gives them: a field beyond its range reads as the range."""
+    rng = PARTS[LAYOUTS[layout][0]]["range_mT"]
+    return np.clip(r, -rng, rng)
+
+
 def worst_snr(world, layout, step=2.0, finite=True):
     """(worst-spot zone SNR, (x, y, h, moment direction)), over spots,
     heights and tilts (finite: with the finite plate's term)."""
@@ -136,6 +171,7 @@ def worst_snr(world, layout, step=2.0, finite=True):
             r = _readings(world, px, py, h, u, chans, finite=finite)
             if r is None:
                 return None, None
+            r = _clip(r, layout)
             snr = np.sqrt(((r / sig[None, :]) ** 2).sum(-1))
             # The card is mirror-symmetric, so the worst spot comes in ties
             # that differ in the last bits from machine to machine: within
@@ -164,6 +200,8 @@ def crosstalk(world, layout, finite=True):
         own = _readings(world, px, py, world.heights[0], u, chans, finite=finite)
         if other is None:
             return None
+        other = _clip(other, layout)
+        own = _clip(own, layout)
         n_other = np.sqrt(((other / sig[None, :]) ** 2).sum(-1))
         n_own = np.sqrt(((own / sig[None, :]) ** 2).sum(-1))
         best = max(best, float((n_other / np.maximum(n_own, 1e-9)).max()))
@@ -171,13 +209,23 @@ def crosstalk(world, layout, finite=True):
 
 
 I2C_HZ = 400000     # MicroPython's default bus clock
+SCAN_LIMIT_MS = 5.0  # a layout qualifies when its scan at the high per-call bound takes at most this (a quarter frame)
 
 
 def _call_us():
     """The sourced cost of one I2C call (us) the tables add (chiptime.I2C_CALL_US's bound)."""
     from host_tools.bench import chiptime
     return chiptime.I2C_CALL_US[-1]
+
+
 READ_BYTES = 6      # an I2C part's x, y, z, 16 bits each: one register read
+
+
+def bus_kind(layout):
+    """How the layout's parts reach the ESP32: "adc", "i2c", "spi" or "uart"."""
+    if layout in BUS:
+        return BUS[layout]
+    return "adc" if "analog" in PARTS[LAYOUTS[layout][0]]["kind"] else "i2c"
 
 
 def scan_transactions(layout):
@@ -185,10 +233,10 @@ def scan_transactions(layout):
     per sensor; a part with one fixed address (all of a mat's answer at it)
     needs its mux channel chosen before each read, and each mux left off
     before the next mux's first channel (as hw.amr.AmrScanner does: 36
-    writes, 32 reads on amr2). (0, 0) for an ADC layout."""
+    writes, 32 reads on amr2). (0, 0) for a layout on another bus."""
     part, sites, _ = LAYOUTS[layout]
     p = PARTS[part]
-    if "I2C" not in p["kind"]:
+    if bus_kind(layout) != "i2c":
         return 0, 0
     n = len(sites) * ZONES
     if p.get("addresses", 1) >= n:
@@ -197,37 +245,76 @@ def scan_transactions(layout):
     return n + nmux, n
 
 
+def bus(layout):
+    """One frame's bus work on the ESP32: {"kind", "calls" (the bus calls
+    MicroPython makes), "bits" (on the wire, the CPU waiting for them),
+    "freq", "selects" (chip-select Pin writes), "mux": [(part, count)]}.
+    SPI: one transfer a read (the part's register address, then its bytes),
+    each part's select from a 74HC154 decoder whose four address lines are
+    shared: visited in Gray-code order each part costs one address-line
+    write, each decoder its enable on and off (hw.lis2: 34 writes for 32
+    parts); a part read in several transfers needs its select dropped and
+    raised between them (two more writes each)."""
+    from host_tools.bench import chiptime
+    part, sites, _ = LAYOUTS[layout]
+    p = PARTS[part]
+    n = len(sites) * ZONES
+    kind = bus_kind(layout)
+    if kind == "adc":
+        return {"kind": kind, "calls": n, "bits": 0, "freq": 0, "selects": 0,
+                "mux": [("74HC4067", math.ceil(n / MUX["74HC4067"]["channels"]))]}
+    if kind == "i2c":
+        writes, reads = scan_transactions(layout)
+        bits = writes * chiptime.i2c_write_bits(1) + reads * chiptime.i2c_read_mem_bits(READ_BYTES)
+        return {"kind": kind, "calls": writes + reads, "bits": bits, "freq": I2C_HZ, "selects": 0,
+                "mux": [("TCA9548A", math.ceil(n / MUX["TCA9548A"]["channels"]))] if writes else []}
+    if kind == "spi":
+        per = p.get("spi_calls", 1)
+        ndec = math.ceil(n / MUX["74HC154"]["channels"])
+        return {"kind": kind, "calls": n * per, "bits": n * per * 8 * p["spi_bytes"], "freq": chiptime.SPI_HZ,
+                "selects": n + ndec + 2 * n * (per - 1), "mux": [("74HC154", ndec)]}
+    # uart: the helper scans in C (the amr2 wiring on its own I2C) and sends
+    # the frame; the ESP32's UART driver takes it in by interrupt, so the
+    # loop makes one readinto of what has arrived (the wire is latency)
+    return {"kind": kind, "calls": 1, "bits": 0, "freq": UART_BAUD, "selects": 0,
+            "mux": [("RP2040", 1), ("TCA9548A", math.ceil(n / MUX["TCA9548A"]["channels"]))]}
+
+
 def costs(layout, call_us=None):
-    """Parts, price, current and scan time per frame of a layout. An I2C
-    scan: its transactions on the bus (host_tools/bench/chiptime.py) plus
-    call_us a transaction for MicroPython's I2C call (default: the sourced
-    bound, chiptime.I2C_CALL_US; scan_bus_ms: the bus alone, the least the
-    chip can take); an ADC scan: read_us a read."""
+    """Parts, price (None: unknown), current and scan time per frame of a
+    layout. The scan: its bus calls x the per-call cost plus its bits on the
+    wire and its chip-select writes (host_tools/bench/chiptime.py CALL_US:
+    scan_ms_low / scan_ms_high at the sourced bounds; scan_ms at the high
+    bound, or at call_us a call when given; scan_bus_ms the wire alone).
+    qualifies: the high bound within SCAN_LIMIT_MS; helper: a second
+    microcontroller (with its own firmware) scans the parts."""
     from host_tools.bench import chiptime
     part, sites, _ = LAYOUTS[layout]
     p = PARTS[part]
     n = len(sites) * ZONES
     writes, reads = scan_transactions(layout)
-    if "I2C" in p["kind"]:
-        mux = "TCA9548A"
-        nmux = math.ceil(n / MUX[mux]["channels"]) if writes else 0
-        call = chiptime.I2C_CALL_US[-1] if call_us is None else call_us
-        bus_ms = chiptime.i2c_scan_us(writes, reads, I2C_HZ, 0, read_bytes=READ_BYTES) / 1000.0
-        scan_ms = chiptime.i2c_scan_us(writes, reads, I2C_HZ, call, read_bytes=READ_BYTES) / 1000.0
+    b = bus(layout)
+    kind = b["kind"]
+    wire_ms = b["bits"] * 1e3 / b["freq"] if b["bits"] else 0.0
+    low = chiptime.bus_scan_us(kind, b["calls"], b["bits"], b["freq"], "low", b["selects"]) / 1000.0
+    high = chiptime.bus_scan_us(kind, b["calls"], b["bits"], b["freq"], "high", b["selects"]) / 1000.0
+    if call_us is None:
+        scan_ms = high
     else:
-        mux = "74HC4067"
-        nmux = math.ceil(n / MUX[mux]["channels"])
-        scan_ms = bus_ms = n * p["read_us"] / 1000.0
-    usd = n * p["usd"] + nmux * MUX[mux]["usd"]
-    ma = n * p["ma"] + nmux * MUX[mux]["ma"]
-    return {"sensors": n, "channels": n * len(p["axes"]), "mux": "%d x %s" % (nmux, mux) if nmux else "-",
-            "writes": writes, "reads": reads, "scan_ms": scan_ms, "scan_bus_ms": bus_ms,
-            "frame_share": scan_ms * RATE_HZ / 1000.0, "bus_share": bus_ms * RATE_HZ / 1000.0, "usd": usd, "ma": ma}
+        scan_ms = wire_ms + b["calls"] * call_us / 1000.0 + b["selects"] * chiptime.CALL_US["pin"][1] / 1000.0
+    usd = None if p["usd"] is None else n * p["usd"] + sum(k * MUX[m]["usd"] for m, k in b["mux"])
+    ma = n * p["ma"] + sum(k * MUX[m]["ma"] for m, k in b["mux"])
+    return {"sensors": n, "channels": n * len(p["axes"]), "bus": kind,
+            "mux": ", ".join("%d x %s" % (k, m) for m, k in b["mux"] if k) or "-",
+            "writes": writes, "reads": reads, "calls": b["calls"], "selects": b["selects"],
+            "scan_ms": scan_ms, "scan_bus_ms": wire_ms, "scan_ms_low": low, "scan_ms_high": high,
+            "qualifies": high <= SCAN_LIMIT_MS, "helper": kind == "uart",
+            "frame_share": scan_ms * RATE_HZ / 1000.0, "bus_share": wire_ms * RATE_HZ / 1000.0, "usd": usd, "ma": ma}
 
 
 DOC_WORLDS = ("capture", "none", "mu100-t0.2", "mu300-t0.2", "mu1000-t0.1", "mu1000-t0.2", "mu5000-t0.2",
               "ferrite-none", "ferrite-mu100-t0.2", "ferrite-mu1000-t0.2")
-REFERENCE = "amr2"
+REFERENCE = "lis2"
 TARGET_SNR = 5.0
 
 
@@ -243,10 +330,12 @@ def table(worlds=DOC_WORLDS, layouts=None, finite=True):
     for lay in layouts:
         snr = {}
         xt = {}
+        pk = {}
         for w in worlds:
             snr[w] = worst_snr(w, lay, finite=finite)[0]
             xt[w] = crosstalk(w, lay, finite=finite)
-        rows.append({"layout": lay, "snr": snr, "crosstalk": xt, "cost": costs(lay)})
+            pk[w] = peak(w, lay, finite=finite)
+        rows.append({"layout": lay, "snr": snr, "crosstalk": xt, "peak_mT": pk, "cost": costs(lay)})
     return rows
 
 
@@ -258,38 +347,59 @@ def _f(v):
     return "%.1f" % v if v < 100 else "%.0f" % v
 
 
+def _usd(v):
+    return "unknown" if v is None else "%.0f" % v
+
+
+def clipping(row):
+    """(largest field / the part's range over the worlds with a card, the
+    same without a card) of a table row: above 1 some channel saturates."""
+    rng = PARTS[LAYOUTS[row["layout"]][0]]["range_mT"]
+    card = [v for w, v in row["peak_mT"].items() if v is not None and W.get(w).plate is not None]
+    bare = [v for w, v in row["peak_mT"].items() if v is not None and W.get(w).plate is None and W.get(w).computed]
+    return (max(card) / rng if card else None, max(bare) / rng if bare else None)
+
+
 def markdown(rows, worlds=DOC_WORLDS, finite=True):
+    from host_tools.bench import chiptime
     out = []
     w = out.append
-    w("Worst-spot zone SNR per frame (%s; NdFeB 3 x 3 mm; ferrite worlds 0.32 of it; target %g; - : the capture "
-      "model gives Bz only):" % ("infinite slab + the finite plate's term" if finite else "fast path: infinite slab alone",
-                                 TARGET_SNR))
+    w("Worst-spot zone SNR per frame (%s; readings clipped at the part's range; NdFeB 3 x 3 mm; ferrite worlds 0.32 "
+      "of it; target %g; - : the capture model gives Bz only):"
+      % ("infinite slab + the finite plate's term" if finite else "fast path: infinite slab alone", TARGET_SNR))
     w("")
     w("| layout | " + " | ".join(worlds) + " |")
     w("|---|" + "---|" * len(worlds))
     for r in rows:
         w("| %s | " % r["layout"] + " | ".join(_f(r["snr"][x]) for x in worlds) + " |")
     w("")
-    w("Neighbour zone's largest SNR (crosstalk), parts and cost per 16-zone mat at %d Hz:" % RATE_HZ)
+    w("The bus, parts and cost per 16-zone mat at %d Hz. The scan a frame = its bus calls x the per-call cost + its "
+      "bits on the wire + its chip-select writes, at the low and the high sourced per-call bound (us a call: %s; "
+      "sources: hardware/parts.json); a layout qualifies when the high bound is at most %g ms (a quarter frame). "
+      "Crosstalk: the neighbour zone's SNR over the own zone's, worst world. Clipping: the largest field any "
+      "channel sees over the part's range, the magnet at its lowest anywhere on the card (with a card: the worst "
+      "world with a plate; without: no card), above 1 it saturates. Prices are estimates at 100 pieces:"
+      % (RATE_HZ, ", ".join("%s %g-%g" % (k, lo, hi) for k, (lo, hi) in chiptime.CALL_US.items()), SCAN_LIMIT_MS))
     w("")
-    w("| layout | what | crosstalk: neighbour / own SNR, worst world | sensors (channels) | mux | I2C writes + reads a frame | scan ms/frame: bus alone (share) | with %d us an I2C call (share) | parts US$ | mA |" % _call_us())
-    w("|---|---|---|---|---|---|---|---|---|---|")
+    w("| layout | what | bus | calls + selects a frame | wire ms | scan ms/frame: low - high bound | qualifies "
+      "(<= %g ms) | crosstalk | clipping: with a card / without | sensors (channels) | mux / decoders | parts US$ "
+      "| mA |" % SCAN_LIMIT_MS)
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         c = r["cost"]
         xt = [v for v in r["crosstalk"].values() if v is not None]
         part, _, what = LAYOUTS[r["layout"]]
-        w("| %s | %s: %s | %s | %d (%d) | %s | %s | %.1f (%d %%) | %s | %.0f | %.0f |"
-          % (r["layout"], part, what, _f(max(xt) if xt else None), c["sensors"], c["channels"], c["mux"],
-             "%d + %d" % (c["writes"], c["reads"]) if c["reads"] else "- (ADC)", c["scan_bus_ms"],
-             round(100 * c["bus_share"]), "%.1f (%d %%)" % (c["scan_ms"], round(100 * c["frame_share"]))
-             if c["reads"] else "-", c["usd"], c["ma"]))
+        cl = clipping(r) if "peak_mT" in r else (None, None)
+        w("| %s | %s: %s | %s | %d + %d | %.2f | %.1f - %.1f | %s | %s | %s / %s | %d (%d) | %s | %s | %.0f |"
+          % (r["layout"], part, what, c["bus"], c["calls"], c["selects"], c["scan_bus_ms"], c["scan_ms_low"],
+             c["scan_ms_high"], "yes" if c["qualifies"] else "no", _f(max(xt) if xt else None), _f(cl[0]),
+             _f(cl[1]), c["sensors"], c["channels"], c["mux"], _usd(c["usd"]), c["ma"]))
     w("")
-    w("| part | kind | noise used (mT rms) | range (mT) | mA | US$ | a read from MicroPython | note |")
-    w("|---|---|---|---|---|---|---|---|")
+    w("| part | kind | noise used (mT rms) | range (mT) | mA | US$ | note |")
+    w("|---|---|---|---|---|---|---|")
     for name, p in PARTS.items():
-        w("| %s | %s | %g | %g | %g | %.2f | %s | %s |" % (name, p["kind"], p["noise_mT"], p["range_mT"], p["ma"],
-                                                          p["usd"], "%g us (ADC)" % p["read_us"] if "read_us" in p
-                                                          else "%d-byte register read" % READ_BYTES, p["note"]))
+        w("| %s | %s | %g | %g | %g | %s | %s |" % (name, p["kind"], p["noise_mT"], p["range_mT"], p["ma"],
+                                                  "unknown" if p["usd"] is None else "%.2f" % p["usd"], p["note"]))
     return "\n".join(out) + "\n"
 
 

@@ -141,4 +141,6 @@ def _previous_app(mp):
 
 def run(args):
     port = ports.choose(args.port)
+    from host_tools.device.linkshare import refuse_if_held
+    refuse_if_held(port, "deploy")
     return run_deploy(args, port)

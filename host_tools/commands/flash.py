@@ -26,6 +26,8 @@ def add_arguments(p):
 
 def run(args):
     port = ports.choose(args.port)
+    from host_tools.device.linkshare import refuse_if_held
+    refuse_if_held(port, "flashing")
     expect = None
     if args.board:
         from host_tools import boards

@@ -11,8 +11,10 @@ redrawn after each event; otherwise (a pipe, a log file) one line per event.
 While it watches, the monitor holds the board's port and shares its link
 on socket://127.0.0.1:7001 (--share PORT, 0: any free port; --no-share):
 other commands (`game input`, `game status`, `register`, `calibrate`,
-`diag info`, `record`) act through it with `--port socket://127.0.0.1:7001`
-while the monitor shows what happens (host_tools/device/linkshare.py)."""
+`diag info`, `record`, `view --live`) act through it while the monitor shows
+what happens (host_tools/device/linkshare.py). Given the board's own port
+they find the monitor by the file it announces and go through it; a game
+another command sets through it is said and drawn at once."""
 import json
 import sys
 import time
@@ -85,7 +87,12 @@ def run(args):
                 if args.share != SHARE_PORT:
                     raise
                 share = Share(bl.link, 0)       # the usual port is taken (another monitor): any free one
-        head = "board %s, firmware %s on %s (Ctrl-C to stop)" % (v.get("board"), v.get("fw"), bl.port)
+        head = "board %s, firmware %s on %s (Ctrl-C to stop)" % (v.get("board"), v.get("fw"), bl.via or bl.port)
+        announced = None
+        if share is not None and bl.via is None:
+            # commands given the board's own port find this monitor and act through it
+            from host_tools.device.linkshare import announce
+            announced = announce(bl.port, share)
         if share is not None:
             sys.stderr.write("other commands act through this monitor with --port %s\n" % share.url)
             sys.stderr.flush()
@@ -112,6 +119,18 @@ def run(args):
                     share.serve(0.05)
                     frames = [f for f in share.route(_take(bl, 0.05)) if f[1] not in REPLIES]
                 changed = False
+                if share is not None and _new_game(share):
+                    # another command set a game through this monitor (`game new`,
+                    # `game load`, `record`): the board says no event of it, so
+                    # the monitor reads the new game's players and view itself
+                    words = board_words(bl)
+                    screen.names = words.names
+                    if args.json:
+                        out.write(json.dumps({"type": "state", "seq": None, "body": bl.state()},
+                                             sort_keys=True) + "\n")
+                    else:
+                        screen.event(new_game_line(words))
+                    changed = True
                 for seq, typ, body in frames:
                     if typ not in KINDS:
                         continue
@@ -131,14 +150,33 @@ def run(args):
                     out.flush()
                 elif changed and (screen.tty or ended):
                     screen.show(bl.state().get("view"), head)
+
         except KeyboardInterrupt:
             pass
         finally:
             if share is not None:
+                from host_tools.device.linkshare import withdraw
+                withdraw(announced)
                 share.close()
         if not args.json and not screen.tty and not ended:
             screen.show(bl.state().get("view"))
     return 0
+
+
+def _new_game(share):
+    """Whether a client's `cfg` (a new game) was taken since the last look."""
+    new = any(req == "cfg" and rtyp == "ack" for req, rtyp, _ in share.answered)
+    del share.answered[:]
+    return new
+
+
+def new_game_line(words):
+    """The monitor's line for a game another command started."""
+    h = words.header or {}
+    target = h.get("target")
+    return "a new game on the board: %s%s" % (
+        "players " + ", ".join(words.names) if words.names else "no players",
+        "" if target is None else ", %d gate%s to win" % (target, "" if target == 1 else "s"))
 
 
 def _take(bl, timeout):

@@ -62,7 +62,7 @@ def add_arguments(p):
                                    "measured, kept in --dir's calib.json, else the mat's nominal world, else capture)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 64K (default: the binary's)")
     p.add_argument("--script", help="scenario lines to apply at start (a file; times count from the start)")
-    p.add_argument("--for", dest="seconds", type=float, help="stop after this many seconds (no console)")
+    p.add_argument("--for", dest="seconds", type=float, help="serve this many seconds, then stop; no console (give scenario lines with --script)")
 
 
 def _calibration(folder):
@@ -227,6 +227,9 @@ def run(args):
                 out.write("script: %s\n" % w)
             out.flush()
         if args.seconds is not None:
+            out.write("no console with --for: the board serves for %g s, then stops (scenario lines: --script)\n"
+                      % args.seconds)
+            out.flush()
             time.sleep(args.seconds)
             return 0
         out.write("type scenario lines or commands (help, quit)\n")

@@ -212,12 +212,16 @@ def run(args):
     port = ports.choose(args.port)
     transport.check_port(port)
     if args.action == "show" and not args.reveal:
-        shown = _show_from_app(port)
+        from host_tools.device.linkshare import holder
+        m = holder(port)            # a monitor holds the port: ask through it
+        shown = _show_from_app(m["share"] if m else port)
         if shown is not None:
             # read-only: the running app answered, nothing was restarted
             for line in shown:
                 out.write(line + "\n")
             return 0
+    from host_tools.device.linkshare import refuse_if_held
+    refuse_if_held(port, "`wifi %s`" % args.action)
     in_maint = maintenance.ask_maintenance(port, err)
     mp = transport.Mpremote(port, timeout=60)
     if args.action == "show":

@@ -22,8 +22,9 @@ def add_port_argument(p):
 
 
 class BoardLink:
-    def __init__(self, port, link, version, board):
+    def __init__(self, port, link, version, board, via=None):
         self.port = port
+        self.via = via          # the board's own port, when this link goes through a monitor
         self.link = link
         self.version = version
         self.board = board
@@ -43,8 +44,8 @@ class BoardLink:
         hint = ""
         if ports.is_url(self.port):
             # the virtual board serves one program at a time; a monitor shares it
-            hint = (" (to watch and act at once, keep one `bakumat monitor` on the board and give the other "
-                    "commands its --port, socket://127.0.0.1:7001)")
+            hint = (" (to watch and act at once, keep one `bakumat monitor` on the board: the other commands "
+                    "act through it)")
         return UserError("lost the connection to the board on %s (%s): unplugged, reset, or another program "
                          "took the port%s" % (self.port, e, hint))
 
@@ -91,8 +92,18 @@ class BoardLink:
 
 
 def connect(port=None, board_name=None, timeout=3.0, quiet=False):
+    """The link to the app on `port` (ports.choose when None). When a
+    `bakumat monitor` holds that port and shares it, the link goes through
+    the monitor (host_tools/device/linkshare.py) rather than taking the
+    port from it."""
     port = ports.choose(port, quiet=quiet)
     from host_tools.device.link import HostLink, LinkError
+    from host_tools.device import linkshare
+    via = None
+    m = linkshare.holder(port)
+    if m is not None:
+        # (said nowhere: the command's output is the same, and the monitor shows what it did)
+        via, port = port, m["share"]
     stream = transport.open_serial(port)
     link = HostLink(stream)
     try:
@@ -113,7 +124,7 @@ def connect(port=None, board_name=None, timeout=3.0, quiet=False):
                 if board_name:
                     raise
                 sys.stderr.write("note: the board runs board definition %r, unknown here\n" % name)
-        return BoardLink(port, link, v, board)
+        return BoardLink(port, link, v, board, via)
     except BaseException:
         link.close()
         raise

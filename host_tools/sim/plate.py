@@ -201,17 +201,13 @@ class PlateTerm:
         if k in self._tables:
             return self._tables[k]
         path = os.path.join(_cache_dir(), "plate-%s.npy" % self.key(sx, sy))
-        tb = None
-        if os.path.exists(path):
-            try:
-                tb = np.load(path)
-            except (OSError, ValueError):
-                tb = None
-        if tb is None:
+
+        def build():
             if self._sheets is None:
                 self._sheets = Sheets(self.perm, self.zp)
-            tb = site_table(self._sheets, sx, sy)
-            cachefiles.store(path, lambda tmp: np.save(tmp, tb), suffix=".npy")
+            return site_table(self._sheets, sx, sy)
+
+        tb = cachefiles.load_or_build(path, np.load, build, np.save, ".npy")
         self._tables[k] = tb
         return tb
 

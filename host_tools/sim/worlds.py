@@ -294,23 +294,19 @@ class SlabKernel:
     @classmethod
     def load_or_build(cls, plate, cache=True):
         import numpy as np
+        if not cache:
+            return cls(plate, cls.build_tables(plate))
+        from host_tools import cachefiles
+
+        def load(path):
+            with np.load(path) as z:
+                return [z["sa"], z["sb"], z["sc"], z["sd"]]
+
+        def save(tmp, tables):
+            np.savez_compressed(tmp, sa=tables[0], sb=tables[1], sc=tables[2], sd=tables[3])
+
         path = os.path.join(cache_dir(), "slab-%s.npz" % cls.key(plate))
-        if cache and os.path.exists(path):
-            try:
-                with np.load(path) as z:
-                    return cls(plate, [z["sa"], z["sb"], z["sc"], z["sd"]])
-            except (OSError, ValueError, KeyError):
-                pass  # a damaged cache file is rebuilt
-        tables = cls.build_tables(plate)
-        if cache:
-            try:
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                tmp = path + ".tmp%d.npz" % os.getpid()
-                np.savez_compressed(tmp, sa=tables[0], sb=tables[1], sc=tables[2], sd=tables[3])
-                os.replace(tmp, path)
-            except OSError:
-                pass  # a read-only cache only costs time
-        return cls(plate, tables)
+        return cls(plate, cachefiles.load_or_build(path, load, lambda: cls.build_tables(plate), save, ".npz"))
 
     def sums(self, rho, h):
         """The four sums at (rho, h) by bilinear interpolation of their logs;

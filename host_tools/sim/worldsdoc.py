@@ -168,8 +168,9 @@ def markdown():
     if os.path.exists(CHECK):
         with open(CHECK, encoding="utf-8") as f:
             check = json.load(f)
-        parts += ["\nThe reference layout's worst spot in the stiffest worlds, solved directly with the finite plate "
-                  "(`python -m host_tools.sim.mom --layout-check`, hardware/%s; zone SNR):\n\n" % mom.CHECK_FILE,
+        parts += ["\nThe worst spot on the reference layout's sites in the stiffest worlds, solved directly with the "
+                  "finite plate for %s (the same sites; `python -m host_tools.sim.mom --layout-check`, hardware/%s; "
+                  "zone SNR):\n\n" % (check["layout"], mom.CHECK_FILE),
                   check_table(check)]
     return "".join(parts)
 

@@ -205,7 +205,7 @@ def source(vboard=False, port=None, board_name=None, header=None):
         raise UserError("the board runs a board definition this host does not know (%s): pass --board NAME"
                         % bl.version.get("board"))
     remote = Remote(header)
-    title = "%s on %s" % (bl.version.get("board") or "board", bl.port)
+    title = "%s on %s" % (bl.version.get("board") or "board", bl.via or bl.port)
     src = server.LiveSource(title, board_json(bl.board))
     src.set_tracker(remote)
     w = LinkWatcher(bl, src, remote)

@@ -31,3 +31,16 @@ def test_a_swap_takes_the_one_taught_for_one_from_the_box():
     assert ids[0][1] != ids[1][1]
     assert h["players"][0]["bakugan"][1]["id"] == "tigrerra"     # (the header given is not changed)
     assert bs.swapped(header(), pairs, 7, 0) == out               # the seed decides
+
+
+
+def test_bench_sensing_quick_is_the_development_corpus_landings_only():
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "bench", "sensing", "--quick", "--games", "1"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert out.startswith("quick: 1 games of the development corpus, landings only"), out[:200]
+    assert "development corpus, 1 simulated games" in out and "held-out" not in out
+    assert "(--detection: the identity modes were not played" in out

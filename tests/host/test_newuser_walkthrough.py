@@ -1,12 +1,17 @@
 """A new user's first session, as docs/guide.md ("Try it all without
 hardware") walks it, with the real `bakumat` commands as subprocesses: the
-virtual board with its console, a monitor watching while the other commands
-act through it, a game set up and its Bakugan taught, a game played by hand
-(console lines and `game input`) and recorded, the recording replayed, shown
-in the browser and turned into a report. At each step the test checks what
-the user would look at, and waits for it (never a fixed sleep)."""
+virtual board with its console, its files kept (`--dir`) and its phone page
+served (`--web`, looked at in a headless Chromium at a phone's size), a
+monitor watching while the other commands, given the board's own port, act
+through it, a game set up and its Bakugan taught, a game played by hand
+(console lines, `game input`, the phone page) and recorded, the recording
+replayed, shown in the browser and turned into a report, the board restarted
+on its folder. At each step the test checks what the user would look at, and
+waits for it (never a fixed sleep)."""
 import json
 import os
+
+import pytest
 import queue
 import re
 import signal
@@ -19,6 +24,10 @@ from browserkit import Browser
 from mptools import tool
 
 STEP = 40          # seconds any one step may take (a loaded machine); the session takes about 40 s in all
+INTERNAL = re.compile(r"\bp\d+-(gate|card)\d+\b|\bplayer 0\b")   # ids and zero-based numbers a player never sees
+
+# the monitors' files and the board's compiled modules in the module's own cache (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("own_cache")
 
 
 class Proc:
@@ -104,27 +113,43 @@ def test_a_new_users_first_session(tmp_path, monkeypatch):
     env.pop("BAKUMAT_PORT", None)
     monkeypatch.chdir(tmp_path)
     procs = []
+    browser = None
     try:
-        # the virtual board, in a terminal of its own
-        vb = Console(["vboard", "--port", "0", "--dir", "fs"], env, stdin=subprocess.PIPE)
+        # the virtual board, in a terminal of its own, its files kept in a folder, its phone page served
+        vb = Console(["vboard", "--port", "0", "--dir", "mat", "--web", "0"], env, stdin=subprocess.PIPE)
         procs.append(vb)
         first = vb.wait_text("serial link on socket://")
         url = re.search(r"(socket://127\.0\.0\.1:\d+)", first).group(1)
+        web = re.search(r"(http://127\.0\.0\.1:\d+/)", vb.wait_text("phone page")).group(1)
         assert "bakumat game new --port %s" % url in vb.wait_text("bakumat commands:")
         vb.wait_text("type scenario lines")
 
-        # a monitor holds the link and shares it: the other commands act through it
+        # the phone page before any game: it says what it is and how a game starts
+        browser = Browser()
+        phone = browser.page()
+        phone.set_viewport_size({"width": 390, "height": 844})
+        phone.goto(web)
+        phone.wait_for_function("document.getElementById('nogame') !== null")
+        assert phone.inner_text("#nogame") == "No game on the mat yet."
+        assert "bakumat game new" in phone.inner_text("#panel")
+
+        # a monitor holds the link and shares it: the other commands, given
+        # the board's own port, find it and act through it
         env["BAKUMAT_PORT"] = url
         mon = Proc(["monitor", "--no-mat", "--share", "0"], env)
         procs.append(mon)
-        share = re.search(r"act through this monitor with --port (socket://127\.0\.0\.1:\d+)",
-                          mon.wait_text("act through this monitor")).group(1)
-        env["BAKUMAT_PORT"] = share
+        mon.wait_text("act through this monitor")
 
         # a game of one gate to win, the sample decks; the mat knows no Bakugan yet
         out = bakumat(["game", "new", "--target", "1"], env)
         assert "game started on the board: mode official, players Dan, Runo" in out
         assert "not taught yet: drago" in out
+        # the monitor says it at once (the board sends no event of a new game)
+        mon.wait_text("a new game on the board: players Dan, Runo, 1 gate to win")
+        # the phone page finds the game: a side to claim, set-up (nobody's turn yet)
+        phone.wait_for_selector("#claim0")
+        assert phone.inner_text("#status") == "Set-up: each player places a gate card"
+        assert "turn" not in phone.text_content("#mat")
 
         # teach the two Bakugan of the game to come, at the console as the command asks
         reg = Proc(["register", "drago", "falconeer", "--timeout", str(STEP)], env)
@@ -148,6 +173,11 @@ def test_a_new_users_first_session(tmp_path, monkeypatch):
         assert "serpenoid" in untaught and "drago" not in untaught and "falconeer" not in untaught, untaught
         wait_for(lambda: os.path.exists("game.raw") and open("game.raw").read().count("\n") >= 2,
                  "the first recorded frame")
+        # the game started again from its start: Dan takes his side on the phone page
+        phone.wait_for_selector("#claim0")
+        phone.click("#claim0")
+        phone.wait_for_function("document.getElementById('me').textContent.indexOf('You play Dan. Side code ') === 0")
+        assert "another phone can play Dan only with it" in phone.inner_text("#me")
 
         # the game, by hand: gates and throws at the console, the rest with `game input`
         vb.say("gate 0 dan-gold on zone 6")
@@ -175,8 +205,13 @@ def test_a_new_users_first_session(tmp_path, monkeypatch):
                            text=True, env=env, timeout=STEP)
         assert r.returncode != 0 and "the game on the board is in play" in r.stderr, r.stderr
         assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
-        out = bakumat(["game", "input", '{"ev": "ability", "player": 0, "card": "fire-wall"}'], env)
-        assert "Dan plays fire-wall (opponent -50 G)" in out, out
+        # Dan plays his ability on the phone page
+        phone.wait_for_selector("#ability-fire-wall")
+        phone.click("#ability-fire-wall")
+        mon.wait_text("Dan plays fire-wall (opponent -50 G)")
+        phone.wait_for_function("document.getElementById('events').textContent.indexOf("
+                                "'Dan plays fire-wall (opponent -50 G)') >= 0")
+        assert phone.inner_text("#msg") == ""           # taken: the log says so, no stray "ok"
         vb.say("resolve")
         mon.wait_text("battle on zone 6: falconeer 320 (370 G, abilities -50) against drago 550 "
                       "(450 G, gate +100): drago wins")
@@ -186,6 +221,15 @@ def test_a_new_users_first_session(tmp_path, monkeypatch):
         assert rec.p.wait(STEP) == 0
         status = bakumat(["game", "status"], env)
         assert "game over" in status and "Dan wins 1-0" in status, status
+        phone.wait_for_function("document.getElementById('status').textContent === 'Dan wins!'")
+        page_text = phone.inner_text("body")
+        assert "Dan wins 1-0" in page_text and not INTERNAL.search(page_text), page_text
+        # (the browser logs the API's answers "no game yet" (503) and "claim your
+        # side again" (403) as failed loads: the page's own polling, not errors)
+        errors = [e for e in phone.errors if not re.search(r"status of (503|403) ", e)]
+        assert errors == [] and phone.offline_requests == [], phone.errors
+        browser.close()
+        browser = None
 
         # the recording replays to the decisions the board took live (the
         # same events in the same order; their milliseconds may move by a
@@ -243,7 +287,22 @@ def test_a_new_users_first_session(tmp_path, monkeypatch):
         vb.p.stdin.write("quit\n")
         vb.p.stdin.flush()
         assert vb.p.wait(STEP) == 0
+
+        # the same command again on the same folder: the board comes back with its game and lessons
+        vb = Console(["vboard", "--port", "0", "--dir", "mat", "--web", "0"], env, stdin=subprocess.PIPE)
+        procs.append(vb)
+        url = re.search(r"(socket://127\.0\.0\.1:\d+)", vb.wait_text("serial link on socket://")).group(1)
+        vb.wait_text("type scenario lines")
+        env["BAKUMAT_PORT"] = url
+        status = bakumat(["game", "status"], env)
+        assert "game over" in status and "Dan wins 1-0" in status, status
+        assert "taught: drago, falconeer" in status, status
+        vb.p.stdin.write("quit\n")
+        vb.p.stdin.flush()
+        assert vb.p.wait(STEP) == 0
     finally:
+        if browser is not None:
+            browser.close()
         for p in procs:
             if p.p.poll() is None:
                 p.p.kill()

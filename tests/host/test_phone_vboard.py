@@ -195,9 +195,14 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
         page.evaluate("localStorage.side = '1 %s'" % code)     # the phone that claimed it
         page.reload()
         page.wait_for_selector("#which-tigrerra")
-        assert page.inner_text("#ask legend") == "Who landed on zone 5?"
+        assert page.inner_text("#ask legend") == "Who landed on zone 5? The mat thinks %s" % named
         assert page.inner_text("#which-yes").startswith("Yes, %s (" % named)
-        assert page.inner_text("#which-tigrerra") == "No, tigrerra (haos 440)"
+        assert page.inner_text("#which-tigrerra") == "No, it was tigrerra (haos 440)"
+        # every other Bakugan of Runo's that could have landed can be named too, the runner-up first
+        others = page.eval_on_selector_all("#ask button", "bs => bs.map(b => b.id)")
+        runo = [b["id"] for b in header["players"][1]["bakugan"]]
+        assert others == ["which-yes"] + ["which-" + b for b in ["tigrerra"] + [x for x in runo if x not in
+                                                                                  ("tigrerra", named)]], others
         page.click("#which-tigrerra")
         page.wait_for_function("document.getElementById('status').textContent === "
                                "'Battle on zone 5: tigrerra vs drago'")
@@ -205,7 +210,11 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
         ticker.ms = 20        # answered: real time again
         page.wait_for_selector("#reveal-runo-gold")
         assert "Runo" in page.inner_text("#me")
-        # the values printed on Runo's gate
+        # the deck's values of the gate are there to start from ...
+        assert page.input_value('fieldset[data-gate="runo-gold"] input[name="haos"]') == "100"
+        assert page.input_value('fieldset[data-gate="runo-gold"] input[name="pyrus"]') == "-30"
+        assert page.input_value('fieldset[data-gate="runo-gold"] input[name="aquos"]') == ""
+        # ... corrected to the values printed on Runo's gate
         for attr, v in REVEAL.items():
             page.fill('fieldset[data-gate="runo-gold"] input[name="%s"]' % attr, str(v))
         page.click("#reveal-runo-gold")
@@ -288,7 +297,11 @@ def test_phone_teaches_the_mat_a_bakugan(browser, tmp_path):
         page.click("#teach-drago")
         page.wait_for_function("document.getElementById('teach-drago').textContent.indexOf('\u2190') > 0")
         page.click('g.zone[data-zone="3"]')
-        page.wait_for_function("document.getElementById('msg').textContent.indexOf('put drago on the middle of zone 3') === 0")
+        page.wait_for_function("document.getElementById('msg').textContent === "
+                               "'put a gate card on zone 3 and drago on the middle of it, open and still'")
+        # the drawing shows where the card and the Bakugan being taught go
+        assert page.get_attribute('g.zone[data-zone="3"]', "data-teach") == "drago"
+        assert "teach drago" in page.text_content('g.zone[data-zone="3"]')
         ticker.join()
         ticker = None
         echo = [b for _, typ, b in link.take("input")]
@@ -299,6 +312,10 @@ def test_phone_teaches_the_mat_a_bakugan(browser, tmp_path):
         ticker = Ticker(vb, link)
         page.wait_for_function("document.getElementById('events').textContent.indexOf("
                                "'the mat learnt drago on zone 3') >= 0")
+        # ... and says to take it off; the zone is drawn empty again
+        page.wait_for_function("document.getElementById('msg').textContent === "
+                               "'the mat learnt drago: take it and the card off zone 3'")
+        assert page.get_attribute('g.zone[data-zone="3"]', "data-teach") is None
         # Drago is marked taught in the teach box, two are left
         page.wait_for_function("document.getElementById('teach-drago').textContent.indexOf('\u2713') > 0")
         assert "(2 not taught" in page.text_content("#acts")

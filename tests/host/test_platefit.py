@@ -8,10 +8,6 @@ from host_tools.logs import platefit
 from host_tools.sim import worlds
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("BAKUMAT_CACHE", str(tmp_path_factory.getbasetemp() / "kernels-cache"))
-
 
 def readings(world, board, zone, mark, moment, h_card, with_plate, rng):
     sens = [s for s in board["sensors"] if s["zone"] == zone]

@@ -17,10 +17,6 @@ CHECK = os.path.join(worldsdoc.REPO, "hardware", plate.CHECK_FILE)
 MU100 = {"mu_r": 100.0, "t_mm": 0.2}
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("BAKUMAT_CACHE", str(tmp_path_factory.getbasetemp() / "kernels-cache"))
-
 
 @pytest.fixture(scope="module")
 def stored():

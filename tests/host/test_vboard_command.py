@@ -42,3 +42,12 @@ def test_vboard_command_serves_the_app_and_takes_scenario_lines(tmp_path):
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+def test_vboard_for_says_it_has_no_console_and_stops(tmp_path):
+    cmd = [sys.executable, "-m", "host_tools.cli", "vboard", "--port", "0", "--dir", str(tmp_path / "fs"),
+           "--for", "1"]
+    r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "no console with --for: the board serves for 1 s, then stops" in r.stdout, r.stdout
+    assert "type scenario lines" not in r.stdout

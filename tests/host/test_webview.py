@@ -197,8 +197,10 @@ def test_page_is_small_offline_and_gzips():
     # (the board sends its files as they are, streamed in chunks: 20.6 KB
     # since the phone teaches Bakugan, 20.0 before; 30.8 KB since the page
     # says events in host_tools/words.py's words (its phrase table and field
-    # kinds in mat.js, +9.8 KB: 21.0 -> 30.8 KB, 7.5 -> 10.7 KB gzipped); `bakumat bench phone` measures serving it)
-    assert phone[0] < 32000 and phone[1] < 11200
+    # kinds in mat.js, +9.8 KB: 21.0 -> 30.8 KB, 7.5 -> 10.7 KB gzipped); 34.2 KB (11.7 gz) since the
+    # page explains itself before a game, draws a lesson on its zone and lets
+    # the thrower name any of their Bakugan; `bakumat bench phone` measures serving it)
+    assert phone[0] < 35000 and phone[1] < 12000
 
 
 def test_bad_logs_are_user_errors(tmp_path):

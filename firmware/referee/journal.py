@@ -78,8 +78,9 @@ class Journal:
     def end(self, ev):
         """The `end` input: what is pending is resolved (Game.finish, which
         reports `end`), then the game is over: later inputs are refused
-        (feed: False, with no output after `end`) and it cannot be undone. Kept with the other events, so a replay of the
-        saved game ends it at the same point."""
+        (feed: False, with no output after `end`) and it cannot be undone.
+        Kept with the other events, so a replay of the saved game ends it
+        at the same point."""
         g = self.game
         g.finish(ev.get("t"))
         g.phase = 3     # over

@@ -67,6 +67,10 @@ class LiveIsSaved(unittest.TestCase):
         self.assertEqual(rig.request("end"), ("ack", {"ok": False, "why": "the game is over"}))
         self.assertEqual(rig.request("ctl", {"ev": "undo"})[1]["ok"], False)
         self.assertEqual(stored(self.d), before)
+        # `end` is the last game event sent (event-log-v1): the refusals
+        # are in the acks only
+        sent = kinds(rig.received("game"))
+        self.assertEqual((sent.count("end"), sent[-1]), (1, "end"))
         # a power cut: the game comes back over, with the capture
         self.power_cut()
         t, s2 = rig.request("state")

@@ -107,8 +107,14 @@ def adc_shift(max_counts):
     return max(0, 16 - bits)
 
 
+WIRING_MINOR = 1   # the wiring's minor versions this firmware builds: 1 adds "spi" (board-definition-v2.md)
+
+
 def wiring_of(board_def):
     w = board_def.get("wiring")
     if w is None:
         raise ValueError("board definition has no wiring (needs a board folder, not a bare mat)")
+    if w.get("minor", 0) > WIRING_MINOR:
+        raise ValueError("board wiring minor version %d is newer than this firmware builds (%d): update the app"
+                         % (w.get("minor", 0), WIRING_MINOR))
     return w

@@ -27,7 +27,18 @@ def build(board_def, clock=None, port=None):
     w = hw.wiring_of(board_def)
     set_cpu(w.get("cpu_hz", CPU_HZ))
     bus = w.get("i2c")
-    if bus:
+    spi = w.get("spi")
+    if spi:
+        # three-axis SPI magnetometers, chip selects from 74HC154 decoders (the lis2 mat)
+        from hw.lis2 import Lis2Scanner
+        sel = spi["select"]
+        scanner = Lis2Scanner(
+            machine.SPI(spi.get("id", 1), baudrate=spi.get("baudrate", 10000000), polarity=0, phase=0,
+                        sck=machine.Pin(spi["sck"]), mosi=machine.Pin(spi["mosi"]), miso=machine.Pin(spi["miso"])),
+            [machine.Pin(p, machine.Pin.OUT, value=0) for p in sel["address"]],
+            [machine.Pin(p, machine.Pin.OUT, value=1) for p in sel["enable"]],
+            [(s[0], s[1]) for s in spi["sensors"]], spi.get("odr_hz", 100))
+    elif bus:
         # three-axis I2C magnetometers behind TCA9548A muxes (the amr2 mat)
         from hw.amr import AmrScanner
         i2c = machine.I2C(bus.get("id", 0), scl=machine.Pin(bus["scl"]), sda=machine.Pin(bus["sda"]),

@@ -311,6 +311,8 @@ class WebApp:
         self.last_reject = None
         g = bt = None     # a miss may undo, which drops the game (Journal.undo): no reference to it here
         ok = self.table.feed(ev)
+        if not ok and self.last_reject is None and getattr(journal, "ended", False):
+            self.last_reject = "the game is over"   # (no output line after `end`: Journal.feed)
         return 200, _JSON, json.dumps({"ok": bool(ok), "reason": None if ok else self.last_reject})
 
     def register(self, p, obj):

@@ -40,7 +40,10 @@ An event that breaks a rule raises Reject before it changes anything. When a
 battle or a choice is pending, the next other event first resolves it; if
 that event is then rejected the engine restores the snapshot it took, so a
 rejected event never changes the state (the snapshot is taken only then,
-once per battle at most, never on the common path).
+once per battle at most, never on the common path). One exception: when
+resolving it ends the game, the result stands (its outputs first, then the
+event's `reject`: the game is over) and feed returns True, as the event
+decided the battle.
 """
 from referee.errors import Reject, SetupError
 from referee import header as _header
@@ -78,7 +81,9 @@ class Engine(Battle):
     # ----------------------------------------------------------------- I/O
     def feed(self, ev):
         """Apply one input event. Returns True if accepted, False if rejected
-        (a `reject` output event says why; the state is unchanged)."""
+        (a `reject` output event says why; the state is unchanged), True
+        too when it settled a pending battle or choice that ended the game
+        (the battle stands, its `reject` follows: _over_by_settling)."""
         t = ev.get("t", self.t)
         kind = ev.get("ev")
         mark = len(self._buf)
@@ -94,7 +99,7 @@ class Engine(Battle):
             if snap is not None:
                 self.settle(kind, t)
                 if self.phase == OVER:
-                    raise Reject("the game is over")
+                    return self._over_by_settling(kind, t)
             getattr(self, "on_" + kind)(ev, t)
         except (Reject, KeyError, TypeError, ValueError) as e:
             # A malformed event from a live link: never crash the referee.
@@ -113,6 +118,17 @@ class Engine(Battle):
             self._flush()
             return False
         self.t = t
+        self._flush()
+        return True
+
+    def _over_by_settling(self, kind, t):
+        """The input first settled what was pending (a battle, a choice) and
+        that ended the game: the settlement stands and is reported first,
+        then the input's own refusal (docs/formats/event-log-v1.md,
+        `reject`). Accepted (True): the input decided the battle, so a
+        journal keeps it and a replay of the kept inputs ends the same."""
+        self.t = t
+        self.emit("reject", t, (("input", kind), ("reason", "the game is over")))
         self._flush()
         return True
 

@@ -39,6 +39,11 @@ class Journal:
         self.game.sink = sink
 
     def feed(self, ev):
+        if self.ended:
+            # `end` is the game's last output line (event-log-v1): an input
+            # after it is refused without one (the caller says why: the
+            # game is over)
+            return False
         if ev.get("ev") == "undo":  # an input event of the log like any other
             # (the game's time is read in undo: a reference to the game
             # taken here would outlive its drop there, see undo)
@@ -72,16 +77,12 @@ class Journal:
 
     def end(self, ev):
         """The `end` input: what is pending is resolved (Game.finish, which
-        reports `end`), then the game is over: later inputs are refused and
-        it cannot be undone. Kept with the other events, so a replay of the
-        saved game ends it at the same point."""
+        reports `end`), then the game is over: later inputs are refused
+        (feed: False, with no output after `end`) and it cannot be undone.
+        Kept with the other events, so a replay of the saved game ends it
+        at the same point."""
         g = self.game
-        t = ev.get("t")
-        if self.ended:
-            if self.sink is not None:
-                self.sink(("reject", g.t if t is None else t, (("input", "end"), ("reason", "the game is over"))))
-            return False
-        g.finish(t)
+        g.finish(ev.get("t"))
         g.phase = 3     # over
         self.ended = True
         self.events.append(ev)
@@ -91,6 +92,8 @@ class Journal:
         """Take back the last accepted event (at time t; None: the game's
         time). Returns the event, or None (with a reject) when there is
         nothing to undo."""
+        if self.ended:
+            return None     # (nothing is printed after `end`: see feed)
         if t is None:
             t = self.game.t
         if not self.events or self.game.phase == 3:  # nothing, or the game is over

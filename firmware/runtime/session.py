@@ -198,7 +198,9 @@ class Session:
             self.last_reject = "bad event: %s" % e
             return False
         if not ok and self.last_reject is None:
-            self.last_reject = "rejected by the referee" if ev["ev"] != "register" else "bad register event"
+            # (after `end` the journal refuses without an output line)
+            self.last_reject = ("the game is over" if self.game.ended else "rejected by the referee") \
+                if ev["ev"] != "register" else "bad register event"
         if ok and (ev["ev"] == "register" or ev["ev"] == "which"):
             # not referee inputs as such (which's undo and land are saved in
             # the game), but a recording needs them: the raw log replays

@@ -140,7 +140,8 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true", help="one game each way at the given budgets only")
     args = p.parse_args([a if a.startswith("-") or a.isdigit() else "--" + a for a in (argv or [])])
     out = sys.stdout
-    board = boards.load(BOARD)
+    from host_tools.bench.bench_sensing import with_detector
+    board = with_detector(boards.load(BOARD))     # the board's detector on its kernel table, as deploy installs it
     sc = sim.random_game(args.seed, board, sample_header())
     res = sim.run(board, sc, seed=args.seed, header=sc.header)
     header = dict(sc.header)

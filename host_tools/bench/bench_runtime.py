@@ -37,7 +37,8 @@ import time
 from host_tools import boards, fwpath, sim
 from host_tools.device import mpybuild
 
-BOARD = "esp32_devkitc"
+BOARD = boards.REFERENCE
+GC_PSRAM_MS = 100    # one full collection of a heap in PSRAM, the pessimistic pause (micropython #8428)
 MODULES = ("app", "hw", "hw.vboard", "hw.vparts", "hw.strip", "hw.stdio", "link.codec", "link.server", "store.state",
            "show.feedback", "referee", "referee.events", "referee.engine", "referee.modes.official",
            "sense.pipeline", "sense.signature", "match", "maint", "version")
@@ -229,7 +230,10 @@ def heap32_section(board, res, header, out, quick=False):
     out.write("\nheap at 32 bits (MicroPython %s WebAssembly port: 4-byte pointers and 16-byte GC blocks as on an "
               "ESP32; the same game, one loop tick per call, exact collection between ticks):\n" % heap32.version())
     runs = {}
-    for rom in (False, True, 2):          # .mpy, ROMFS, frozen (heap32.report)
+    # quick: the reference board's own path only (.mpy files in the heap, as
+    # deploy installs them, with the phone page); else also ROMFS and frozen
+    # code (a board without PSRAM) and each without the page
+    for rom in ((False,) if quick else (False, True, 2)):          # .mpy, ROMFS, frozen (heap32.report)
         for phone in ((True,) if quick else (False, True)):
             runs[(rom, phone)] = heap32.run(board, res, header, phone=phone, rom=bool(rom), frozen=rom == 2)
     heap32.report(runs, out)
@@ -239,17 +243,18 @@ def heap32_section(board, res, header, out, quick=False):
                   "micropython-lib's Python one: both add garbage within a tick that the chip's viper kernels and C "
                   "binascii do not make. The most live between ticks is exact; peak play, setup and the count of "
                   "collections a game makes are upper bounds)\n")
+    if quick:
+        return runs
     modules_section(runs, out)
-    if not quick:
-        st = heap32.run(board, res, header, phone=True, stack=True)
-        out.write("  stack: the deepest Python call in a tick is %d levels (the bench's own 2 included); there, at 32 "
-                  "bits (the port's settrace build), %.1f KB of C stack and %.1f KB of Python frames: %.1f KB of the "
-                  "ESP32's 15,360-byte task stack (%d bytes a level on average). The port's C stack counts only "
-                  "what wasm keeps in memory (Xtensa keeps more of a frame on its stack): read the depth against "
-                  "the limit, about %d bytes a level\n"
-                  % (st["stack_depth"], st["stack_c"] / 1024.0, st["stack_py"] / 1024.0,
-                     (st["stack_c"] + st["stack_py"]) / 1024.0, (st["stack_c"] + st["stack_py"]) // st["stack_depth"],
-                     15360 // st["stack_depth"]))
+    st = heap32.run(board, res, header, phone=True, stack=True)
+    out.write("  stack: the deepest Python call in a tick is %d levels (the bench's own 2 included); there, at 32 "
+              "bits (the port's settrace build), %.1f KB of C stack and %.1f KB of Python frames: %.1f KB of the "
+              "ESP32's 15,360-byte task stack (%d bytes a level on average). The port's C stack counts only "
+              "what wasm keeps in memory (Xtensa keeps more of a frame on its stack): read the depth against "
+              "the limit, about %d bytes a level\n"
+              % (st["stack_depth"], st["stack_c"] / 1024.0, st["stack_py"] / 1024.0,
+                 (st["stack_c"] + st["stack_py"]) / 1024.0, (st["stack_c"] + st["stack_py"]) // st["stack_depth"],
+                 15360 // st["stack_depth"]))
     return runs
 
 
@@ -285,24 +290,48 @@ def modules_section(runs, out):
                      (f["peak"] - f0["peak"]) / 1024.0))
 
 
-def time_section(board, res, header, out, runs=2):
+def bus_of(board):
+    """(kind, wiring section) of the board's sensor bus: "i2c", "spi", or
+    None for sensors read by the ADC."""
+    w = board["wiring"]
+    for kind in ("i2c", "spi"):
+        if w.get(kind):
+            return kind, w[kind]
+    return None
+
+
+def scan_bus_us(board, f, bound):
+    """What one frame's bus costs the chip at a bound ("low", "high") of
+    chiptime.CALL_US, from the transactions the run counted (its bits on
+    the wire, the calls and the chip selects); None for an ADC board."""
+    from host_tools.bench import chiptime
+    bus = bus_of(board)
+    if bus is None:
+        return None
+    kind, sec = bus
+    i = chiptime.BOUNDS.index(bound)
+    if kind == "i2c":
+        return chiptime.i2c_scan_us(f["scan_i2c_writes"], f["scan_i2c_reads"], sec.get("freq", 400000),
+                                    chiptime.CALL_US["i2c"][i])
+    return chiptime.spi_scan_us(f["scan_spi_calls"], f["scan_spi_bytes"] / max(1, f["scan_spi_calls"]),
+                                sec.get("freq", chiptime.SPI_HZ), chiptime.CALL_US["spi"][i],
+                                f.get("scan_spi_selects", 0), chiptime.CALL_US["pin"][i])
+
+
+def time_section(board, res, header, out, runs=2, quick=False):
     """Stage times as the chips would take them (host_tools/bench/chiptime.py):
     the same game under the micropython binary with pystone in the same
     run, projected by the ratio of pystones; with the per-frame loops'
-    viper kernels (as the chips run them) and, for comparison, without."""
+    viper kernels (as the chips run them) and, unless quick, without them
+    for comparison. The bus is charged at the high per-call bound in the
+    table, at the low bound on a line of its own. Returns (projection at
+    the high bound, at the low bound, the run's figures)."""
     from host_tools.bench import chiptime, heap32
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")
     n_leds = board["wiring"].get("led", {}).get("count", 0)
-    bus = board["wiring"].get("i2c")
+    bus = bus_of(board)
 
-    def i2c_us(f, call):
-        if not bus:
-            return None
-        return chiptime.i2c_scan_us(f["scan_i2c_writes"], f["scan_i2c_reads"], bus.get("freq", 400000), call)
-
-    call_us = chiptime.I2C_CALL_US[-1]
-
-    def projected(plain):
+    def projected(plain, bound="high"):
         figs = [heap32.run(board, res, header, phone=True, unix=exe, plain=plain) for _ in range(runs)]
         recs = chiptime.merge_min([f["tick_records"] for f in figs])
         f = max(figs, key=lambda f: f["pystones"])
@@ -311,11 +340,10 @@ def time_section(board, res, header, out, runs=2):
                 f[key] = min(g[key] for g in figs)
         f["scan_loop_us"] = min(g["scan_loop_us100"] for g in figs) / 100.0
         return f, recs, chiptime.project(recs, f["pystones"], f["scan_loop_us"], f["scan_reads"], n_leds,
-                                         setup_tick=f["setup_tick"], scan_hw_us=i2c_us(f, call_us))
+                                         setup_tick=f["setup_tick"], scan_hw_us=scan_bus_us(board, f, bound))
 
-
-    fp, _, proj_plain = projected(True)
     f, recs, proj = projected(False)
+    fp, proj_plain = (None, None) if quick else projected(True)[::2]
     out.write("\nloop time projected onto the chips (the game with the phone page on the micropython binary, "
               "the per-frame loops as viper kernels, least of %d runs per tick; pystone here %d/s in the same "
               "runs; the heap collected %d times in the game, between ticks, as the app's gc.threshold would "
@@ -339,25 +367,38 @@ def time_section(board, res, header, out, runs=2):
               "scan = the scan loop projected + %s; show adds %d LEDs x %d us per strip write; "
               "tx adds the UART's wait past its %d-byte FIFO at 115,200 baud)\n"
               % (p0["n_quiet"], p0["n_event"], p0["n_save"],
-                 "its I2C transactions (below)" if bus else "%d read_u16 x %d us" % (f["scan_reads"], chiptime.ADC_US),
+                 "its bus transactions (below)" if bus else "%d read_u16 x %d us" % (f["scan_reads"], chiptime.ADC_US),
                  n_leds, chiptime.LED_US, chiptime.FIFO))
+    lo = None
     if bus:
+        kind, sec = bus
         lo = chiptime.project(recs, f["pystones"], f["scan_loop_us"], 0, n_leds,
-                              setup_tick=f["setup_tick"], scan_hw_us=i2c_us(f, chiptime.I2C_CALL_US[0]))
-        out.write("  the scan on I2C: %d writes (a mux's channel) and %d reads of 6 bytes (a sensor's x, y, z) a "
-                  "frame at %d kHz: %.2f ms of bus, plus %d us a call (micropython PR #8718: a readfrom_mem() of 8 "
-                  "bytes took 680 us on an ESP32-S2, the bus about 255 of it): %.2f ms, in the table. With the bus "
-                  "alone (no cost a call, the least the chip can take) the quiet tick would be %s\n"
-                  % (f["scan_i2c_writes"], f["scan_i2c_reads"], bus.get("freq", 400000) // 1000,
-                     i2c_us(f, 0) / 1000.0, call_us, i2c_us(f, call_us) / 1000.0,
+                              setup_tick=f["setup_tick"], scan_hw_us=scan_bus_us(board, f, "low"))
+        if kind == "i2c":
+            what = ("%d writes (a mux's channel) and %d reads of 6 bytes (a sensor's x, y, z) a frame at %d kHz"
+                    % (f["scan_i2c_writes"], f["scan_i2c_reads"], sec.get("freq", 400000) // 1000))
+        else:
+            what = ("%d transfers (%d bytes in all) and %d chip-select pin writes a frame at %.0f MHz"
+                    % (f["scan_spi_calls"], f["scan_spi_bytes"], f.get("scan_spi_selects", 0),
+                       sec.get("freq", chiptime.SPI_HZ) / 1e6))
+        s_lo, s_hi = scan_bus_us(board, f, "low"), scan_bus_us(board, f, "high")
+        out.write("  the scan on %s: %s: %.2f ms of bus a frame at the low per-call bound (%d us a call), %.2f ms "
+                  "at the high bound (%d us: hardware/parts.json \"bus_calls\"), the latter in the table. At the "
+                  "low bound the quiet tick is %s\n"
+                  % (kind.upper(), what, s_lo / 1000.0, chiptime.CALL_US[kind][0], s_hi / 1000.0,
+                     chiptime.CALL_US[kind][1],
                      ", ".join("%s %.2f ms" % (name, lo[name]["quiet_mean"] / 1000.0) for name, _, _ in chiptime.CHIPS)))
+        out.write("  target scan <= 5 ms a frame at the high bound (a quarter of the 20 ms frame): %.2f ms, %s\n"
+                  % (s_hi / 1000.0, "met" if s_hi <= 5000 else "NOT MET"))
     out.write("  pystones/s on the chips:\n")
     for name, ps, src in chiptime.CHIPS:
         out.write("    %-20s %5d  %s\n" % (name, ps, src))
-    out.write("  the same game with the plain-Python per-frame loops (pystone %d/s), quiet tick (sense stage): %s\n"
-              % (fp["pystones"], ", ".join("%s %.2f (%.2f) ms" % (name, proj_plain[name]["quiet_mean"] / 1000.0,
-                                                                 proj_plain[name]["stages"][1] / 1000.0)
-                                           for name, _, _ in chiptime.CHIPS)))
+    if proj_plain is not None:
+        out.write("  the same game with the plain-Python per-frame loops (pystone %d/s), quiet tick (sense stage): "
+                  "%s\n" % (fp["pystones"], ", ".join("%s %.2f (%.2f) ms"
+                                                      % (name, proj_plain[name]["quiet_mean"] / 1000.0,
+                                                         proj_plain[name]["stages"][1] / 1000.0)
+                                                      for name, _, _ in chiptime.CHIPS)))
     gain = None
     if f.get("loops_viper_us100"):
         fpl, fvi = f["feed_plain_us100"] / 100.0, f["feed_viper_us100"] / 100.0
@@ -370,13 +411,13 @@ def time_section(board, res, header, out, runs=2):
                   "such loops). What that assumption may cost:\n"
                   % (fpl, fvi, fpl / fvi, lpl, lvi, gain,
                      "" if not f.get("loops_events") else " (the frames were not quiet: %d events)" % f["loops_events"]))
-    for name, limit in ((chiptime.CHIPS[0][0], 8000), (chiptime.CHIPS[1][0], 10000)):
+    for name, limit in ((chiptime.CHIPS[0][0], 10000), (chiptime.CHIPS[1][0], 10000)):
         q = proj[name]["quiet_mean"]
         floor = chiptime.viper_floor(q, limit, f.get("loops_viper_us100", 0) / 100.0, proj[name]["ratio"], gain) \
             if gain else None
-        out.write("  target quiet tick on %s <= %.0f ms: %.2f ms, %s (plain loops: %.2f ms)%s\n"
+        out.write("  target quiet tick on %s <= %.0f ms: %.2f ms, %s%s%s\n"
                   % (name, limit / 1000.0, q / 1000.0, "met" if q <= limit else "NOT MET",
-                     proj_plain[name]["quiet_mean"] / 1000.0,
+                     "" if proj_plain is None else " (plain loops: %.2f ms)" % (proj_plain[name]["quiet_mean"] / 1000.0),
                      "; still met were the chip's viper gain on the loops only %.1fx (here %.1fx)" % (floor, gain)
                      if floor else ""))
         if proj[name]["n_still"]:
@@ -443,7 +484,29 @@ def time_section(board, res, header, out, runs=2):
         w = max(p["event_max"], p["save_max"])
         out.write("  target no event/save tick over 20 ms on %s: worst %.1f ms, %s\n"
                   % (name, w / 1000.0, "met" if w <= 20000 else "NOT MET"))
-    return proj
+    return proj, lo, f
+
+
+def summary(name_of_board, board, proj, proj_low, hruns, game_s, out):
+    """One line per chip: the quiet tick and its stages at the high
+    per-call bound (the low bound's beside it), the worst tick deciding a
+    game event or saving, and the garbage collections a game makes in the
+    reference board's PSRAM heap, each at the pessimistic pause."""
+    from host_tools.bench import chiptime, heap32
+    h = (hruns or {}).get((False, True))
+    n_gc = None if h is None else h.get("alloc_total", 0) / (heap32.PSRAM_N8R8 / 4.0)
+    out.write("\nsummary (board %s, projected; bus calls at the high per-call bound of hardware/parts.json; GC "
+              "pauses at %d ms each, a heap in PSRAM: micropython #8428):\n" % (name_of_board, GC_PSRAM_MS))
+    for name, _, _ in chiptime.CHIPS:
+        p = proj[name]
+        st = p["stages"]
+        low = "" if proj_low is None else " (%.1f at the low bound)" % (proj_low[name]["quiet_mean"] / 1000.0)
+        gc = ("not measured" if n_gc is None else
+              "%.1f in a game of %.0f s (%.0f ms in all)" % (n_gc, game_s, n_gc * GC_PSRAM_MS))
+        out.write("  %s: quiet tick %.1f ms (scan %.1f, sense %.1f, link %.1f, show %.1f, tx %.1f)%s; worst decision "
+                  "tick %.1f ms, worst save tick %.1f ms; GC pauses %s\n"
+                  % (name, p["quiet_mean"] / 1000.0, st[0] / 1000.0, st[1] / 1000.0, st[2] / 1000.0, st[3] / 1000.0,
+                     st[4] / 1000.0, low, p["event_max"] / 1000.0, p["save_max"] / 1000.0, gc))
 
 
 def bisect_kb(run, lo, hi, step=4):
@@ -463,15 +526,16 @@ def bisect_kb(run, lo, hi, step=4):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bakumat bench runtime", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=1, help="simulated game (default 1)")
-    p.add_argument("--quick", action="store_true", help="skip the smallest-heap search")
-    p.add_argument("--board", default=BOARD, help="the board (default %s; esp32s3_devkitc1_amr2: the reference "
-                   "board, sensors on I2C)" % BOARD)
+    p.add_argument("--quick", action="store_true",
+                   help="a first figure in a few minutes: the .mpy path with the phone page only, one timed run, "
+                        "no plain-loop comparison, no stack depth, no smallest-heap search")
+    p.add_argument("--board", default=BOARD, help="the board (default %s, the reference board)" % BOARD)
     # `bakumat bench runtime quick seed=3` as well as --quick --seed 3
     args = p.parse_args(["--" + a if not a.startswith("-") and (a == "quick" or "=" in a) else a
                          for a in (argv or [])])
     out = sys.stdout
-    board = boards.load(args.board)
-    if board.get("wiring", {}).get("i2c"):
+    board = boards.offered(args.board)
+    if bus_of(board) is not None:
         # a mat designed in a computed world: the board fits its kernel table,
         # as deploy installs it (the nominal world's)
         from host_tools.bench.bench_sensing import with_detector
@@ -484,8 +548,8 @@ def main(argv=None):
     out.write("runtime benchmark: board %s, simulated official game seed %d: %.0f s of play, %d frames at %d Hz, "
               "%d control events\n" % (args.board, args.seed, game_s, len(res.frames), board["rate_hz"],
                                        len(res.controls)))
-    heap32_section(board, res, header, out, quick=args.quick)
-    time_section(board, res, header, out)
+    hruns = heap32_section(board, res, header, out, quick=args.quick)
+    proj, proj_low, figs = time_section(board, res, header, out, runs=1 if args.quick else 2, quick=args.quick)
     from host_tools.bench import savelayouts
     out.write("\n")
     savelayouts.report(savelayouts.measure(80), out)
@@ -544,10 +608,12 @@ def main(argv=None):
         # (a) the ESP32 way: code frozen / in ROMFS, run from flash, so the
         # heap holds only the game's data. Emulated: load the code, then
         # leave only the budget free.
+        # (a board without PSRAM's budgets: not in --quick, which is the reference board's path)
         out.write("\nheap for the game's data (code loaded first, as frozen modules run from flash on the ESP32):\n")
-        okb, whyb, _, _ = play_game(board, res, header, mpy_dir=mpy, budget="64K")
-        out.write("  whole game with 64 KB of heap left after the code: %s\n" % ("runs to its end" if okb else "FAILS: " + whyb))
         if not args.quick:
+            okb, whyb, _, _ = play_game(board, res, header, mpy_dir=mpy, budget="64K")
+            out.write("  whole game with 64 KB of heap left after the code: %s\n"
+                      % ("runs to its end" if okb else "FAILS: " + whyb))
             k, lo = smallest(lambda k: play_game(board, res, header, mpy_dir=mpy, budget="%dK" % k)[0], 64)
             out.write("  smallest heap left after the code in which the whole game runs: %s KB (fails at %d KB); "
                       "goal on the ESP32 <= 48 KB\n" % (k, lo))
@@ -566,11 +632,12 @@ def main(argv=None):
         out.write("\nliteral heap (-X heapsize) with the .mpy code loaded into it (unix x86-64):\n")
         if code is not None:
             out.write("  the loaded modules alone take %.1f KB\n" % (code / 1024.0))
-        ok64, why64, _, _ = play_game(board, res, header, heapsize="64K", mpy_dir=mpy)
-        out.write("  whole game in -X heapsize=64K: %s\n" % ("runs to its end" if ok64 else "FAILS: " + why64))
         if not args.quick:
+            ok64, why64, _, _ = play_game(board, res, header, heapsize="64K", mpy_dir=mpy)
+            out.write("  whole game in -X heapsize=64K: %s\n" % ("runs to its end" if ok64 else "FAILS: " + why64))
             k, lo = smallest(lambda k: play_game(board, res, header, heapsize="%dK" % k, mpy_dir=mpy)[0], 64)
             out.write("  smallest -X heapsize in which the whole game runs: %s KB (fails at %d KB)\n" % (k, lo))
+    summary(args.board, board, proj, proj_low, hruns, game_s, out)
     return 0
 
 

@@ -821,10 +821,9 @@ QUICK = {"games": 12, "idle_hours": 0.05, "corpus": "development", "detection": 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="bench_sensing", description="sensing benchmark (figures)")
-    # the reference board's mat (amr2, in its nominal computed world) unless
-    # told otherwise; `--mat reference` is the first, Hall-sensor mat
-    ap.add_argument("--board", "--mat", dest="board", default="amr2",
-                    help="the mat (default amr2, the reference board's; reference: the Hall mat)")
+    # the reference board's mat, in its nominal computed world, unless told otherwise
+    ap.add_argument("--board", "--mat", dest="board", default=boards.REFERENCE_MAT,
+                    help="the mat or board (default %s, the reference board's mat)" % boards.REFERENCE_MAT)
     ap.add_argument("--detector", choices=("auto", "kernels", "classic"), default="auto",
                     help="kernels: the model fit on the world's kernel table (host_tools/boards/kernels.py); classic:"
                          " the sheet level; auto (default): kernels in computed worlds")
@@ -858,7 +857,7 @@ def main(argv=None):
                 setattr(args, k, v)
         sys.stdout.write("quick: %d games of the %s corpus, %s: a first figure, not the bench's\n" % (
             args.games, args.corpus, "landings only" if args.detection else "with identity"))
-    board = boards.load(args.board)
+    board = boards.offered(args.board)
     if args.worlds:
         from host_tools.sim import worlds
         names = worlds.names() if args.worlds == "all" else [w for w in args.worlds.split(",") if w]

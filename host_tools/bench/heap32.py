@@ -210,6 +210,7 @@ def run(board, res, header, phone=False, rom=False, heapsize=256 * 1024, timeout
         shutil.copyfile(mpscripts.path("pystone.py"), os.path.join(tmp, "pystone.py"))
         shutil.copyfile(mpscripts.path("looptime.py"), os.path.join(tmp, "looptime.py"))
         shutil.copyfile(mpscripts.path("i2cbus.py"), os.path.join(tmp, "i2cbus.py"))
+        shutil.copyfile(mpscripts.path("spibus.py"), os.path.join(tmp, "spibus.py"))
         shutil.copyfile(mpscripts.path("i2cnop.py"), os.path.join(tmp, "i2cnop.py"))
         ticks = len(res.frames) + TAIL_TICKS
         mods = list(MODULES) + (list(PHONE_MODULES) if phone else [])

@@ -102,10 +102,10 @@ def report(board, rows, frames):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools.bench.linkbudget")
-    ap.add_argument("--board", default="esp32_devkitc")
+    ap.add_argument("--board", default=boards.REFERENCE)
     ap.add_argument("--seconds", type=float, default=20)
     a = ap.parse_args(argv)
-    board = boards.load(a.board)
+    board = boards.offered(a.board)
     frames = sample_frames(board, a.seconds)
     print(report(board, measure(board, frames), frames))
 

@@ -19,12 +19,38 @@ from host_tools.errors import UserError
 from host_tools.fwpath import BOARDS_DIR
 
 VERSION = 2
+MINOR = 1      # wiring minor versions this tool reads: 1 adds the "spi" wiring (board-definition-v2.md)
 AXES = ("x", "y", "z", "-x", "-y", "-z")
 MATS_DIR = os.path.join(BOARDS_DIR, "mats")
 
 # Keys of `board show --json` in the order the issue lists them; extras follow.
 CORE_KEYS = ("name", "zones", "sensors", "sensor", "sensor_plane_to_card_top_mm", "rate_hz")
 SENSOR_KEYS = ("zero_counts", "counts_per_mT", "max_counts", "noise_counts_rms")
+
+# The board every command uses unless told otherwise: the ESP32-S3-DevKitC-1
+# N8R8 on the mat chosen from the computed physics. BUS_REFERENCE is the
+# build whose bus keeps the 50 Hz frame on the chip (`bakumat hw layouts`,
+# `bakumat bench runtime --board ...`); it becomes the default once the
+# guide's first game reads right on it (hardware/README.md, "The lis2 build").
+REFERENCE = "esp32s3_devkitc1_amr2"
+REFERENCE_MAT = "amr2"
+BUS_REFERENCE = "esp32s3_devkitc1_lis2"
+# What `bakumat vboard` simulates unless told otherwise: still the retired Hall
+# board, because the guide's first game (tests/host/test_newuser_walkthrough.py)
+# does not yet read right on a three-axis mat (hardware/README.md, "The lis2
+# build"). The virtual board and `deploy` onto it accept the retired boards.
+VBOARD_DEFAULT = "esp32_devkitc"
+# Boards and mats that cannot work (hardware/retired.md has the figures): no
+# command lists them, `offered` refuses them; the virtual board and deploy onto
+# it still take them (VBOARD_DEFAULT), and logs recorded on them still replay.
+RETIRED = {
+    "esp32s3_devkitc1": "the Hall mat cannot see a Bakugan through a gate card's steel plate "
+                        "(worst-spot signal-to-noise 0.04-1.3 in every computed world)",
+    "esp32_devkitc": "the Hall mat cannot see a Bakugan through a gate card's steel plate, and the "
+                     "ESP32-DevKitC's heap cannot hold the game with its phone page",
+    "reference": "the Hall mat cannot see a Bakugan through a gate card's steel plate "
+                 "(worst-spot signal-to-noise 0.04-1.3 in every computed world)",
+}
 
 
 class BoardError(UserError):
@@ -77,9 +103,19 @@ def _board_folders():
     return sorted(out)
 
 
-def names():
-    """Every loadable board: board folders with a wiring.json, plus every bare mat."""
-    return sorted(set(_board_folders()) | set(_mat_names()))
+def names(retired=False):
+    """Every board a command offers: board folders with a wiring.json, plus
+    every bare mat; the retired ones too with retired=True."""
+    return sorted(n for n in set(_board_folders()) | set(_mat_names()) if retired or n not in RETIRED)
+
+
+def offered(name):
+    """The board definition NAME for a command the user gave it to (as
+    load); a retired board raises BoardError saying why and what to use."""
+    if name in RETIRED:
+        raise BoardError("board %r is retired: %s (hardware/retired.md); use the reference board %s (mat %s)"
+                         % (name, RETIRED[name], REFERENCE, REFERENCE_MAT))
+    return load(name)
 
 
 def load(name):
@@ -255,8 +291,64 @@ def check_i2c_wiring(bus, board, where):
         seen[tuple(s)] = i
 
 
+def check_spi_wiring(bus, board, where):
+    """An "spi" wiring (minor version 1): three-axis sensors on one SPI bus,
+    each selected by an output of a 74HC154 decoder, {"id", "sck", "mosi",
+    "miso", "baudrate", "select": {"address": [4 GPIOs], "enable": [a GPIO
+    per decoder]}, "sensors": [[decoder, output], ...]}, one entry per three
+    of the mat's channels (x, y, z), in channel order."""
+    if type(bus) is not dict:
+        raise BoardError("%s: spi: expected an object" % where)
+    for k in ("sck", "mosi", "miso", "select", "sensors"):
+        if k not in bus:
+            raise BoardError("%s: spi: missing field '%s'" % (where, k))
+    for k in ("sck", "mosi", "miso"):
+        if type(bus[k]) is not int or bus[k] < 0:
+            raise BoardError("%s: spi.%s: expected a GPIO number" % (where, k))
+    if "baudrate" in bus and (type(bus["baudrate"]) is not int or not 100000 <= bus["baudrate"] <= 10000000):
+        raise BoardError("%s: spi.baudrate: expected 100000..10000000 Hz (the LIS2MDL's limit)" % where)
+    sel = bus["select"]
+    if type(sel) is not dict or type(sel.get("address")) is not list or type(sel.get("enable")) is not list:
+        raise BoardError("%s: spi.select: expected {\"address\": [4 GPIOs], \"enable\": [a GPIO per decoder]}" % where)
+    if len(sel["address"]) != 4 or not sel["enable"]:
+        raise BoardError("%s: spi.select: a 74HC154 takes 4 address lines and an enable per decoder, got %d and %d"
+                         % (where, len(sel["address"]), len(sel["enable"])))
+    for k in ("address", "enable"):
+        for i, g in enumerate(sel[k]):
+            if type(g) is not int or g < 0:
+                raise BoardError("%s: spi.select.%s[%d]: expected a GPIO number" % (where, k, i))
+    sens = bus["sensors"]
+    if type(sens) is not list or 3 * len(sens) != len(board["sensors"]):
+        raise BoardError("%s: spi.sensors: %s entries but mat %r has %d channels (three per sensor)"
+                         % (where, len(sens) if type(sens) is list else "no list of", board["name"],
+                            len(board["sensors"])))
+    seen = {}
+    for i, s in enumerate(sens):
+        if type(s) is not list or len(s) != 2 or type(s[0]) is not int or type(s[1]) is not int:
+            raise BoardError("%s: spi.sensors[%d]: expected [decoder, output]" % (where, i))
+        if not 0 <= s[0] < len(sel["enable"]):
+            raise BoardError("%s: spi.sensors[%d]: decoder %d, but spi.select.enable names %d"
+                             % (where, i, s[0], len(sel["enable"])))
+        if not 0 <= s[1] <= 15:
+            raise BoardError("%s: spi.sensors[%d]: decoder output %d outside 0..15" % (where, i, s[1]))
+        if tuple(s) in seen:
+            raise BoardError("%s: spi.sensors[%d]: same decoder output as spi.sensors[%d]" % (where, i, seen[tuple(s)]))
+        seen[tuple(s)] = i
+
+
 def check_wiring(wiring, board, where):
     """Validate a board folder's wiring.json against its mat."""
+    minor = wiring.get("minor", 0)
+    if type(minor) is not int or minor < 0:
+        raise BoardError("%s: minor: expected a non-negative integer, got %r" % (where, minor))
+    if minor > MINOR:
+        raise BoardError("%s: wiring minor version %d is newer than this tool understands (%d); update bakumat"
+                         % (where, minor, MINOR))
+    if "spi" in wiring:
+        if minor < 1:
+            raise BoardError('%s: spi: the SPI wiring needs "minor": 1 (docs/formats/board-definition-v2.md)' % where)
+        check_spi_wiring(wiring["spi"], board, where)
+        return
     if "i2c" in wiring:
         check_i2c_wiring(wiring["i2c"], board, where)
         return

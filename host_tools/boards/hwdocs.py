@@ -157,6 +157,11 @@ def is_i2c(board):
     return "i2c" in board["wiring"]
 
 
+def is_spi(board):
+    """True for a board whose sensors are on SPI (wiring "spi", minor 1)."""
+    return "spi" in board["wiring"]
+
+
 def gpio_nets(wiring):
     """GPIO number -> the net the mat connects it to."""
     nets = {}
@@ -168,6 +173,14 @@ def gpio_nets(wiring):
     if bus:
         nets[bus["sda"]] = "I2C_SDA"
         nets[bus["scl"]] = "I2C_SCL"
+    spi = wiring.get("spi")
+    if spi:
+        for k in ("sck", "mosi", "miso"):
+            nets[spi[k]] = "SPI_%s" % k.upper()
+        for i, p in enumerate(spi["select"]["address"]):
+            nets[p] = "DEC_A%d" % i
+        for i, p in enumerate(spi["select"]["enable"]):
+            nets[p] = "DEC%d_EN" % i
     nets[wiring["led"]["pin"]] = "LED_GPIO"
     nets[wiring["buzzer"]["pin"]] = "BUZZ_GPIO"
     for b in wiring.get("buttons", []):
@@ -273,13 +286,63 @@ def _i2c_sensing(bld, board):
             bld.two("R", "r4k7", "VS_I2C", "M%d_SC%d" % (k, c))
 
 
+# 74HC154 24-pin (hardware/parts.json "decoder", its pinout still to check
+# against the datasheet): 1-11 Y0-Y10, 12 GND, 13-17 Y11-Y15, 18 /E0,
+# 19 /E1, 20 A3, 21 A2, 22 A1, 23 A0, 24 VCC
+DEC_Y = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17)
+DEC_A = (23, 22, 21, 20)
+
+
+def spi_sites(board):
+    """[(sensor index, decoder, output, zone, channels)] of an SPI board, in
+    the wiring's sensor order."""
+    out = []
+    for k, (d, o) in enumerate(board["wiring"]["spi"]["sensors"]):
+        chans = board["sensors"][3 * k:3 * k + 3]
+        out.append((k, d, o, chans[0]["zone"], [x["ch"] for x in chans]))
+    return out
+
+
+def _spi_sensing(bld, board):
+    """Three-axis magnetometers (LIS2MDL) on one 4-wire SPI bus, each chip
+    select an output of a 74HC154 (active low, as the part's CS), the
+    decoders' address lines shared and each decoder's /E0 driven by its own
+    GPIO (/E1 tied low). A 10 k pull-up on every decoder enable keeps every
+    sensor deselected while the ESP32 boots. One 3.3 V sensor rail of its
+    own (an LDO from 5 V: Wi-Fi bursts stay off the sensors), the decoders
+    on it too."""
+    spi = board["wiring"]["spi"]
+    n_dec = len(spi["select"]["enable"])
+    bld.add("U", "ldo", {1: "GND", 2: "VS_SPI", 3: "+5V"})
+    bld.two("C", "c10u", "+5V", "GND")
+    bld.two("C", "c10u", "VS_SPI", "GND")
+    for d in range(n_dec):
+        pins = {12: "GND", 18: "DEC%d_EN" % d, 19: "GND", 24: "VS_SPI"}
+        for b, pin in enumerate(DEC_A):
+            pins[pin] = "DEC_A%d" % b
+        for o, pin in enumerate(DEC_Y):
+            pins[pin] = "CS%d_%d" % (d, o)
+        bld.add("U", "decoder", pins)
+        bld.two("C", "c100n", "VS_SPI", "GND")
+        bld.two("R", "r10k", "VS_SPI", "DEC%d_EN" % d)
+    for _k, d, o, _z, _ch in spi_sites(board):
+        # pin names, not numbers: the LGA-12 footprint is still to draw
+        bld.add("H", "lis2mdl", {"VDD": "VS_SPI", "VDD_IO": "VS_SPI", "GND": "GND", "SCL/SPC": "SPI_SCK",
+                                 "SDA/SDI": "SPI_MOSI", "SDO": "SPI_MISO", "CS": "CS%d_%d" % (d, o)})
+    for _k, d, o, _z, _ch in spi_sites(board):
+        bld.two("C", "c100n", "VS_SPI", "GND")
+        bld.two("C", "c1u", "VS_SPI", "GND")
+
+
 def build(board, parts=None):
     """The mat circuit for a board definition: a list of Comp."""
     parts = parts or load_parts()
     w = board["wiring"]
     m = mcu.mcu(w["mcu"])
     bld = _Builder(parts)
-    if is_i2c(board):
+    if is_spi(board):
+        _spi_sensing(bld, board)
+    elif is_i2c(board):
         _i2c_sensing(bld, board)
     else:
         _hall_sensing(bld, board)
@@ -459,6 +522,12 @@ def _esc(s):
 def legend_slots(board):
     """[(colour slot, text)]: one line per mux of the layout's legend."""
     w = board["wiring"]
+    if is_spi(board):
+        spi = w["spi"]
+        return [(d, "decoder U%d (74HC154): /E0 GPIO%d, address %s; SPI SCK GPIO%d, MOSI GPIO%d, MISO GPIO%d, %g MHz"
+                 % (d + 1, p, ", ".join("A%d=GPIO%d" % (b, a) for b, a in enumerate(spi["select"]["address"])),
+                    spi["sck"], spi["mosi"], spi["miso"], spi.get("baudrate", 10000000) / 1e6))
+                for d, p in enumerate(spi["select"]["enable"])]
     if is_i2c(board):
         bus = w["i2c"]
         muxes = sorted(set(m for m, _c in bus["sensors"]))
@@ -487,6 +556,15 @@ def layout_svg(board):
                  % (_f(z["x"]), _f(z["y"]), _f(z["w"]), _f(z["h"]), z["id"], rows[z["id"]]))
         o.append('<text x="%s" y="%s" font-size="5" fill="#999" text-anchor="middle">zone %d</text>'
                  % (_f(z["x"] + z["w"] / 2.0), _f(z["y"] + z["h"] / 2.0 + 2), z["id"]))
+    if is_spi(board):
+        for k, d, oo, zone, chs in spi_sites(board):
+            s = board["sensors"][chs[0]]
+            col = _SLOT_COLOURS[d % len(_SLOT_COLOURS)]
+            o.append('<circle cx="%s" cy="%s" r="2.2" fill="%s"><title>sensor %d (channels %s): zone %d, decoder U%d '
+                     'output Y%d</title></circle>' % (_f(s["x"]), _f(s["y"]), col, k, ", ".join(map(str, chs)), zone,
+                                                      d + 1, oo))
+            o.append('<text x="%s" y="%s" font-size="2.6" text-anchor="middle">%d</text>'
+                     % (_f(s["x"]), _f(s["y"] + 5.2), k))
     if is_i2c(board):
         for k, m, c, zone, chs in i2c_sites(board):
             s = board["sensors"][chs[0]]
@@ -496,7 +574,7 @@ def layout_svg(board):
                                                      m, c))
             o.append('<text x="%s" y="%s" font-size="2.6" text-anchor="middle">%d</text>'
                      % (_f(s["x"]), _f(s["y"] + 5.2), k))
-    for s in ([] if is_i2c(board) else board["sensors"]):
+    for s in ([] if is_i2c(board) or is_spi(board) else board["sensors"]):
         a, inp = w["channels"][s["ch"]]
         col = _SLOT_COLOURS[a % len(_SLOT_COLOURS)]
         o.append('<circle cx="%s" cy="%s" r="2.2" fill="%s"><title>ch %d: zone %d, mux U%d input %d, ADC%d '
@@ -518,9 +596,9 @@ def layout_svg(board):
         o.append('<text x="%s" y="%s" font-size="3">%s</text>' % (_f(b["x"] + 4), _f(b["y"] + 1), _esc(b["name"])))
     # legend
     y = oh + 8
-    if is_i2c(board):
+    if is_i2c(board) or is_spi(board):
         what = "%d three-axis magnetometers (dots, sensor number below; %d channels)" % (
-            len(w["i2c"]["sensors"]), len(board["sensors"]))
+            len((w.get("i2c") or w["spi"])["sensors"]), len(board["sensors"]))
     else:
         what = "%d Hall sensors (dots, channel number below)" % len(board["sensors"])
     o.append('<text x="0" y="%s" font-size="4">%s: %s, %d LEDs (yellow), %d buttons</text>'
@@ -551,7 +629,12 @@ def power_budget(board, parts=None):
     cap = led["max_brightness"]
     lp = parts["led"]
     led_each = lp["idle_ma"] + 3 * lp["ma_per_channel"] * cap / 255.0
-    if is_i2c(board):
+    if is_spi(board):
+        sites = w["spi"]["sensors"]
+        sensing = [("LIS2MDL magnetometers (typ ICC, 100 Hz)", len(sites), parts["lis2mdl"]["icc_ma_typ"]),
+                   ("74HC154 decoders (max ICC)", len(w["spi"]["select"]["enable"]), parts["decoder"]["icc_ma_max"]),
+                   ("sensor LDO quiescent", 1, parts["ldo"]["iq_ma"])]
+    elif is_i2c(board):
         sites = w["i2c"]["sensors"]
         sensing = [("MMC5603NJ magnetometers (max ICC)", len(sites), parts["amr"]["icc_ma_max"]),
                    ("TCA9548A I2C muxes", len(set(m for m, _c in sites)), parts["i2cmux"]["icc_ma_max"]),
@@ -703,6 +786,73 @@ def i2c_md(board, parts=None):
     return "\n".join(out) + "\n"
 
 
+def spi_scan_counts(board):
+    """(transfers, bytes, select-pin writes) of one frame, counted on the
+    firmware's own scanner (firmware/hw/lis2.py) over the bus fake the
+    benchmarks use (host_tools/mpscripts/spibus.py)."""
+    from host_tools import fwpath
+    fwpath.ensure()
+    from host_tools.mpscripts import spibus
+    w = board["wiring"]
+    bus = spibus.mat(w)
+    sc = spibus.scanner(bus, w)
+    c0, n0, s0 = bus.calls, bus.nbytes, bus.selects
+    sc.scan()
+    return bus.calls - c0, bus.nbytes - n0, bus.selects - s0
+
+
+def spi_md(board, parts=None):
+    """hardware/<board>/spi.md: the bus, the chip selects and the scan's cost."""
+    from host_tools.bench import chiptime
+    parts = (parts or load_parts())["parts"]
+    w = board["wiring"]
+    spi = w["spi"]
+    sel = spi["select"]
+    hz = spi.get("baudrate", chiptime.SPI_HZ)
+    sites = spi_sites(board)
+    out = ["# SPI bus: %s" % board["name"], "",
+           "Generated by host_tools/boards/hwdocs.py from boards/%s/wiring.json (mat %s) and hardware/parts.json."
+           % (board["name"], board["mat"]), "",
+           "## Wiring", "",
+           "One SPI controller of the ESP32 (%d): SCK GPIO%d, MOSI GPIO%d, MISO GPIO%d, %g MHz, mode 0. On it the "
+           "%d LIS2MDL magnetometers in 4-wire mode (the firmware sets CFG_REG_C's 4WSPI and I2C_DIS at start-up: "
+           "firmware/hw/lis2.py). Each part's CS is one output of a 74HC154 decoder (active low). The decoders "
+           "share the address lines %s, and each has its own /E0 (%s; /E1 tied low). A frame reads the sensors in "
+           "Gray-code order, one address line changing a sensor, so a scan makes one transfer and about one pin "
+           "write a sensor."
+           % (spi.get("id", 1), spi["sck"], spi["mosi"], spi["miso"], hz / 1e6, len(sites),
+              ", ".join("A%d GPIO%d" % (b, p) for b, p in enumerate(sel["address"])),
+              ", ".join("U%d GPIO%d" % (d + 1, p) for d, p in enumerate(sel["enable"]))), "",
+           "| sensor | decoder output (pin) | zone | at (x, y) mm | board channels x, y, z |", "|---:|---|---:|---|---|"]
+    for k, d, o, zone, chs in sites:
+        s = board["sensors"][chs[0]]
+        out.append("| %d | U%d Y%d (%d) | %d | (%s, %s) | %s |"
+                   % (k, d + 1, o, DEC_Y[o], zone, _f(s["x"]), _f(s["y"]), ", ".join(map(str, chs))))
+    n, total, selects = spi_scan_counts(board)
+    nbytes = total // n
+    wire = total * 8 * 1e6 / hz
+    lo = chiptime.spi_scan_us(n, nbytes, hz, chiptime.CALL_US["spi"][0], selects, chiptime.CALL_US["pin"][0])
+    hi = chiptime.spi_scan_us(n, nbytes, hz, chiptime.CALL_US["spi"][1], selects, chiptime.CALL_US["pin"][1])
+    out += ["", "## Scan time per frame", "",
+            "Each sensor measures on its own (continuous mode at `spi.odr_hz` %d Hz), so a frame only fetches the "
+            "latest results: %d `write_readinto` calls of %d bytes (the read bit and OUTX_L, then x, y, z) and "
+            "%d select-pin writes (one address line a sensor, each decoder's enable down and up), as the firmware's "
+            "scanner makes them over the benchmarks' bus fake. On the "
+            "wire that is %.2f ms at %g MHz. With the per-call bounds of hardware/parts.json (\"bus_calls\": spi "
+            "%d-%d us, a Pin write %d-%d us) a frame's scan is **%.2f-%.2f ms** of the %.0f ms frame, beside the "
+            "scan loop's own bytecode, which `bakumat bench runtime` projects. hardware/bring-up.md times the calls "
+            "on the assembled board first."
+            % (spi.get("odr_hz", 100), n, nbytes, selects, wire / 1000.0, hz / 1e6, chiptime.CALL_US["spi"][0],
+               chiptime.CALL_US["spi"][1], chiptime.CALL_US["pin"][0], chiptime.CALL_US["pin"][1], lo / 1000.0,
+               hi / 1000.0, 1000.0 / board["rate_hz"])]
+    out += ["", "## Range", "",
+            "The LIS2MDL reads +-4.9 mT (hardware/parts.json, %s). A Bakugan's magnet at its lowest over a bare zone "
+            "(no card between) can exceed that on the nearest sensor (`bakumat hw layouts`: clipping column). A "
+            "clipped channel then reads its full-scale value, and the sensing leaves it out of a fit "
+            "(sense/health.py `clipped`)." % parts["lis2mdl"]["mpn"]]
+    return "\n".join(out) + "\n"
+
+
 def pins_csv(board):
     """MicroPython board pin names for the custom build (Pin.board.NAME)."""
     w = board["wiring"]
@@ -714,6 +864,13 @@ def pins_csv(board):
     if w.get("i2c"):
         rows.append(("I2C_SDA", w["i2c"]["sda"]))
         rows.append(("I2C_SCL", w["i2c"]["scl"]))
+    if w.get("spi"):
+        for k in ("sck", "mosi", "miso"):
+            rows.append(("SPI_%s" % k.upper(), w["spi"][k]))
+        for i, p in enumerate(w["spi"]["select"]["address"]):
+            rows.append(("DEC_A%d" % i, p))
+        for i, p in enumerate(w["spi"]["select"]["enable"]):
+            rows.append(("DEC%d_EN" % i, p))
     rows.append(("LED_DATA", w["led"]["pin"]))
     rows.append(("BUZZER", w["buzzer"]["pin"]))
     for b in w.get("buttons", []):
@@ -736,6 +893,8 @@ def outputs(name, parts=None):
     }
     if is_i2c(board):
         out[base + "i2c.md"] = i2c_md(board, parts)
+    if is_spi(board):
+        out[base + "spi.md"] = spi_md(board, parts)
     return out
 
 

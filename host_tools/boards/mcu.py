@@ -72,6 +72,14 @@ def wiring_pins(wiring):
     if bus is not None:
         out.append((bus.get("sda"), "i2c.sda"))
         out.append((bus.get("scl"), "i2c.scl"))
+    spi = wiring.get("spi")
+    if spi is not None:
+        for k in ("sck", "mosi", "miso"):
+            out.append((spi.get(k), "spi.%s" % k))
+        sel = spi.get("select") or {}
+        for k in ("address", "enable"):
+            for i, p in enumerate(sel.get(k, [])):
+                out.append((p, "spi.select.%s[%d]" % (k, i)))
     led = wiring.get("led")
     if led is not None:
         out.append((led.get("pin"), "led.pin"))
@@ -95,6 +103,11 @@ def check_pins(wiring):
     if wiring.get("i2c"):
         # open-drain lines the controller drives low
         outputs.update((wiring["i2c"].get("sda"), wiring["i2c"].get("scl")))
+    if wiring.get("spi"):
+        sp = wiring["spi"]
+        outputs.update((sp.get("sck"), sp.get("mosi")))
+        sel = sp.get("select") or {}
+        outputs.update(sel.get("address", []) + sel.get("enable", []))
     if wiring.get("led"):
         outputs.add(wiring["led"].get("pin"))
     if wiring.get("buzzer"):

@@ -29,7 +29,7 @@ def run(args):
         return 0
     if action != "show":
         raise UserError("expected an action: `bakumat board show NAME [--json]` or `bakumat board list`")
-    b = boards.load(args.name)
+    b = boards.offered(args.name)
     if args.json:
         sys.stdout.write(json.dumps(boards.public(b)) + "\n")
         return 0
@@ -118,8 +118,8 @@ def render(b):
                                                _ranges(by_zone.get(z["id"], []))))
     out.append("")
     axes = any("axis" in sn for sn in b["sensors"])  # board definition v2: what each channel measures
-    out.append("  ch zone   x mm   y mm" + (" axis" if axes else "") + ("   adc mux" if "wiring" in b else ""))
-    wch = b["wiring"]["channels"] if "wiring" in b else None
+    wch = b["wiring"].get("channels") if "wiring" in b else None      # an ADC board's (input, mux) per channel
+    out.append("  ch zone   x mm   y mm" + (" axis" if axes else "") + ("   adc mux" if wch is not None else ""))
     for sn in b["sensors"]:
         extra = ""
         if wch is not None:
@@ -129,7 +129,15 @@ def render(b):
     if "wiring" in b:
         w = b["wiring"]
         out.append("")
-        out.append("wiring: mcu %s, ADC pins %s, mux select %s" % (w.get("mcu", "?"), w["adc_pins"], w["mux_select"]))
+        if "adc_pins" in w:
+            out.append("wiring: mcu %s, ADC pins %s, mux select %s" % (w.get("mcu", "?"), w["adc_pins"], w["mux_select"]))
+        for kind in ("i2c", "spi"):
+            if w.get(kind):
+                bus = dict(w[kind])
+                parts = bus.pop("sensors", None)
+                out.append("wiring: mcu %s, sensors on %s: %s%s"
+                           % (w.get("mcu", "?"), kind.upper(), json.dumps(bus, sort_keys=True),
+                              "" if parts is None else ", %d parts" % len(parts)))
         if w.get("led"):
             out.append("  LEDs: %s" % json.dumps(w["led"]))
         if w.get("buzzer"):

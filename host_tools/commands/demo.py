@@ -13,6 +13,7 @@ event log instead and prints its transcript.
 import os
 import sys
 
+from host_tools import boards
 from host_tools.errors import UserError
 
 SAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples", "official.ndjson")
@@ -31,13 +32,12 @@ def add_arguments(p):
     p.add_argument("--http", type=int, default=8765, metavar="PORT",
                    help="with --view: HTTP port on 127.0.0.1 (default 8765; 0 picks a free one)")
     p.add_argument("--no-browser", action="store_true", help="with --view: print the address, do not open a browser")
-    p.add_argument("--board", help="board definition (default: esp32s3_devkitc1_amr2, the reference board on the "
-                                   "amr2 mat; esp32_devkitc: the Hall mat)")
+    p.add_argument("--board", help="board definition (default: %s, the reference board)" % boards.REFERENCE)
     p.add_argument("--firmware", default="micropython", choices=("micropython", "cpython"),
                    help="where the firmware runs: the micropython binary on the virtual board (default), "
                         "or its modules under CPython")
     p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: the mat's nominal world, "
-                                   "mu300-t0.2 for amr2; capture for the Hall mat)")
+                                   "mu300-t0.2 for amr2)")
     p.add_argument("--sample", action="store_true", help="replay the bundled sample game's event log instead")
     p.add_argument("--json", action="store_true", help="with --sample: print output events as NDJSON")
 
@@ -56,6 +56,8 @@ def run(args):
         raise UserError("--json goes with --sample (the live demo prints a transcript)")
     if not 0 <= args.http <= 65535:
         raise UserError("--http: %d is not a TCP port (0..65535)" % args.http)
+    if args.board is not None:
+        boards.offered(args.board)          # a retired board stops here, in one line
     from host_tools.demo.demo_game import run_demo
     return run_demo(mode=args.mode, seed=args.seed, speed=args.speed, players=args.players, view=args.view,
                     out=sys.stdout, board_name=args.board, port=args.http, open_browser=not args.no_browser,

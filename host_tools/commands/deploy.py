@@ -69,7 +69,7 @@ def run_deploy(args, port):
     if board_name is None:
         # which board is it? The running app says so, before maintenance mode
         v = maintenance.app_version(port)
-        if v is not None and v.get("board") in boards.names():
+        if v is not None and v.get("board") in boards.names(retired=True):
             board_name = v["board"]
             out.write("the app says this is board %s\n" % board_name)
     in_maint = maintenance.ask_maintenance(port, out)

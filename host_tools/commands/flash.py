@@ -31,7 +31,7 @@ def run(args):
     expect = None
     if args.board:
         from host_tools import boards
-        b = boards.load(args.board)
+        b = boards.offered(args.board)
         expect = (b.get("wiring") or {}).get("mcu")
         if expect is not None and expect not in flash.CHIPS:
             raise UserError("board %s names mcu %r, which cannot be flashed (known: %s)"

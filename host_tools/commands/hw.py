@@ -34,7 +34,8 @@ def run(args):
     if action == "worlds":
         for name in W.names():
             w = W.get(name)
-            mark = " (default)" if name == W.DEFAULT else (" (nominal)" if name == W.NOMINAL else "")
+            mark = (" (retired: the Hall mat's assumed physics, hardware/retired.md)" if name == W.DEFAULT else
+                    " (nominal: the reference mat's default)" if name == W.NOMINAL else "")
             print("%-22s %-8s heights %g-%g mm  %s%s" % (name, w.magnet, w.heights[0], w.heights[1], w.about, mark))
         return 0
     if action == "kernels":

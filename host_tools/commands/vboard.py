@@ -18,6 +18,7 @@ import signal
 import sys
 import time
 
+from host_tools import boards
 from host_tools.errors import UserError
 
 HELP = """The console of the simulated mat. Each line happens at once (a line may end
@@ -51,7 +52,9 @@ Commands:
 
 
 def add_arguments(p):
-    p.add_argument("--board", default="esp32_devkitc", help="board definition with wiring (default esp32_devkitc)")
+    p.add_argument("--board", default=boards.VBOARD_DEFAULT,
+                   help="board definition with wiring (default %s, the retired Hall board the guide's first game "
+                        "still reads right on; %s: the reference board)" % (boards.VBOARD_DEFAULT, boards.REFERENCE))
     p.add_argument("--port", type=int, default=None,
                    help="TCP port of the serial link on 127.0.0.1 (default 7000; 0 picks a free one)")
     p.add_argument("--dir", help="folder used as the board's filesystem (kept; default: a temporary one)")
@@ -181,7 +184,6 @@ def run(args):
             f.write(b"\xff" * (64 * 4096))
     if args.dir:
         os.makedirs(args.dir, exist_ok=True)
-    from host_tools import boards
     from host_tools.sim import worlds
     try:
         board = boards.load(args.board)

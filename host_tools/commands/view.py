@@ -25,8 +25,8 @@ def add_arguments(p):
                    "found by USB id; $BAKUMAT_PORT)")
     p.add_argument("--header", help="with --live: the game's header (an event log or JSON file), for names "
                    "and decks when the board does not send them")
-    p.add_argument("--board", help="board definition to draw on (default: an event log uses the first board "
-                   "folder; a board says its own)")
+    p.add_argument("--board", help="board definition to draw on (default: an event log is drawn on the reference "
+                   "board; a board says its own)")
     p.add_argument("--http", type=int, default=8765, metavar="PORT",
                    help="HTTP port on 127.0.0.1 (default 8765; 0 picks a free one)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser, just print the address")

@@ -22,14 +22,12 @@ import sys
 import threading
 import time
 
-from host_tools import fwpath
+from host_tools import boards, fwpath
 from host_tools.errors import UserError
 
-# The board the demo plays on unless told otherwise: the reference ESP32-S3
-# board on the amr2 mat (hardware/amr2.md), simulated in the mat's nominal
-# world with the kernel fit; `--board esp32_devkitc` is the Hall mat in the
-# old `capture` world.
-DEMO_BOARD = "esp32s3_devkitc1_amr2"
+# The board the demo plays on unless told otherwise: the reference board,
+# simulated in its mat's nominal world with the kernel fit.
+DEMO_BOARD = boards.REFERENCE
 PLAYERS = ("random", "human")
 DEMO_MODES = ("official", "big", "multi")  # modes the simulated players know how to play
 FIRMWARES = ("micropython", "cpython")
@@ -553,11 +551,10 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
 
 def demo_board(board_name=None, world=None):
     """The board definition the demo plays: board_name (default DEMO_BOARD)
-    in `world` (default: its mat's nominal world, else worlds.DEFAULT),
+    in `world` (default: its mat's nominal world),
     with the detector that world calls for: in a computed world the kernel
     table of that world (host_tools/boards/kernels.py, the kernel fit), as
     `bakumat bench sensing --detector auto` does."""
-    from host_tools import boards
     from host_tools.boards import kernels
     from host_tools.sim import worlds
     board = boards.load(board_name or DEMO_BOARD)

@@ -233,6 +233,10 @@ def step():
             # names would otherwise shift this port's name pools in every run
             import i2cbus
             mat = i2cbus.mat(w)
+        elif w.get("spi"):
+            # an SPI board (the lis2 mat), likewise in a file of its own
+            import spibus
+            mat = spibus.mat(w)
         else:
             mat = Mat(w["channels"], len(w["adc_pins"]), hw.adc_shift(bd.get("sensor", {}).get("max_counts", 4095)))
         B["mat"] = mat
@@ -375,6 +379,9 @@ def _build():
     if w.get("i2c"):
         import i2cbus
         scanner = i2cbus.scanner(mat, w)
+    elif w.get("spi"):
+        import spibus
+        scanner = spibus.scanner(mat, w)
     else:
         scanner = MuxScanner(adcs, selects, [(c[0], c[1]) for c in w["channels"]], mat.shift)
     led = w.get("led") or {}
@@ -543,6 +550,9 @@ def _speed():
     if w.get("i2c"):
         import i2cbus
         sc = i2cbus.report(B["app"].board.scanner, report)    # the scanner, its bus's calls stood in
+    elif w.get("spi"):
+        import spibus
+        sc = spibus.report(B["app"].board.scanner, report, w)
     else:
         stands = []
         for _ in w["adc_pins"]:
@@ -565,7 +575,7 @@ def _speed():
         if d < best:
             best = d
     report("scan_loop_us100", best)
-    report("scan_reads", 0 if w.get("i2c") else sc.n)      # ADC reads (an I2C scan's are counted apart)
+    report("scan_reads", 0 if w.get("i2c") or w.get("spi") else sc.n)   # ADC reads (a bus's calls are counted apart)
     for _ in range(3):
         _pystone(5000)
     report("pystones", S.get("ps", 0))

@@ -7,6 +7,11 @@ import micropython
 
 
 @micropython.viper
+def nop1(a):
+    pass
+
+
+@micropython.viper
 def nop2(a, b):
     pass
 

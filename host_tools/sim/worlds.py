@@ -34,7 +34,7 @@ K_MT = 1.0e5  # mu0/(4 pi) with r in mm and B in mT
 PLATE_UNDERSIDE_BELOW_CARD_TOP_MM = 1.2  # the plate lies on the card's underside
 FERRITE_SHARE = 0.32  # a ferrite magnet of the same size: J 0.38 T against 1.2 T
 NOMINAL = "mu300-t0.2"
-DEFAULT = "capture"  # what the simulator runs unless told otherwise (or the mat names its nominal world)
+DEFAULT = "capture"  # only for a mat naming no nominal world: the retired Hall mat (every offered mat names one)
 KERNEL_VERSION = 1
 ALIKE_MAGNET = {"moment": 0.025, "polarity": 1, "height": 3.2}   # the `alike` world's one magnet
 

@@ -2,7 +2,7 @@
 imports) running in the `micropython` unix-port binary, with simulated
 sensors, LEDs, buzzer and watchdog (CPython host side).
 
-    vb = VBoard("esp32_devkitc", lockstep=True)
+    vb = VBoard(boards.REFERENCE, lockstep=True)
     vb.start()                         # process up, app booted
     link = vb.link()                   # HostLink over socket://127.0.0.1:PORT
     vb.play(res.frames, res.controls, link)   # a simulated stretch, lockstep
@@ -41,7 +41,7 @@ import threading
 import time
 import tty
 
-from host_tools import fwpath, programs
+from host_tools import boards, fwpath, programs
 from host_tools.errors import UserError
 
 HDR = struct.Struct("<BII")
@@ -112,7 +112,6 @@ class Recorded:
 def no_wiring(board):
     """The error for a bare mat given where a board folder is needed,
     naming the folders that wire that mat."""
-    from host_tools import boards
     mat = board.get("mat") or board.get("name")
     folders = []
     for n in boards.names():
@@ -123,7 +122,7 @@ def no_wiring(board):
         if b.get("wiring") and b.get("mat") == mat:
             folders.append(n)
     return ("board %s has no wiring (a bare mat): the virtual board needs a board folder%s"
-            % (board.get("name"), ", e.g. esp32_devkitc" if not folders else
+            % (board.get("name"), ", e.g. %s" % boards.REFERENCE if not folders else
                " that wires it: %s" % ", ".join(folders)))
 
 
@@ -143,8 +142,30 @@ class Faults:
         return counts
 
 
+_KERNELS: dict = {}     # (mat, world) -> the kernel table a board definition carries: built once a process
+
+
+def with_kernels(board):
+    """The board as deploy installs it: a mat designed in a computed world
+    ("nominal_world") senses with the kernel table of the world it is
+    simulated in (host_tools/boards/kernels.py); a board that carries a
+    table, or a mat of no computed world, as it is."""
+    from host_tools.sim import worlds
+    if "kernels" in board or not worlds.nominal(board):
+        return board
+    from host_tools.boards import kernels
+    key = (board.get("mat"), board.get("world") or worlds.default_name(board))
+    if key not in _KERNELS:
+        _KERNELS[key] = kernels.for_board(board, key[1]).get("kernels")
+    if _KERNELS[key] is None:
+        return board
+    b = dict(board)
+    b["kernels"] = _KERNELS[key]
+    return b
+
+
 class VBoard:
-    def __init__(self, board="esp32_devkitc", workdir=None, lockstep=True, port=0, heapsize=None,
+    def __init__(self, board=boards.REFERENCE, workdir=None, lockstep=True, port=0, heapsize=None,
                  lfs=None, wdt_backstop_s=3.0, quiet=True, mpy_dir=None, profile=False, heap_budget=None,
                  web=None):
         from host_tools import boards
@@ -152,6 +173,7 @@ class VBoard:
         self.board = boards.load(board) if isinstance(board, str) else board
         if "wiring" not in self.board:
             raise UserError(no_wiring(self.board))
+        self.board = with_kernels(self.board)
         if self.board["sensor"]["max_counts"] > 0xFFFF:
             # the side channel's frame reply carries u16 counts (docs/formats/vboard-side-channel-v1.md)
             raise UserError("board %s: sensor.max_counts %d does not fit the virtual board's 16-bit frames"

@@ -232,16 +232,6 @@ def load(path, board_name=None):
 
 
 def default_board():
-    """The board an event log is drawn on when none is named: the first
-    board folder (it has LEDs), else the first mat."""
+    """The board an event log is drawn on when none is named: the reference board."""
     from host_tools import boards
-    names = boards.names()
-    for n in names:
-        try:
-            if boards.load(n).get("wiring"):
-                return n
-        except UserError:
-            continue
-    if not names:
-        raise UserError("no board definitions found")
-    return names[0]
+    return boards.REFERENCE

@@ -39,6 +39,13 @@ class World:
         # channels an MMC5603NJ (0x30) reads i2c_fields[(mux, channel)]
         # (16-bit x, y, z), zero field unless set
         self.i2c_fields = {}
+        # SPI: LIS2MDL parts (WHO_AM_I 0x40). spi_select, when set, is a
+        # callable(world) -> the selected part's key (e.g. (decoder, output)
+        # from the select pins' levels) or None; spi_fields[key] its x, y, z
+        # (signed, 1.5 mG a count), zero field unless set
+        self.spi_select = None
+        self.spi_fields = {}
+        self.spi_transfers = []   # bytes written in each write / write_readinto
         self.reset_cause = PWRON_RESET
         self.resets = []          # (t_ms, kind) for every reset requested
         # what hardware calls cost in time (0 = free). Realistic ESP32
@@ -226,6 +233,35 @@ class I2C:
         for i in range(min(len(buf), 6)):
             v = xyz[i >> 1]
             buf[i] = (v >> 8) & 255 if i % 2 == 0 else v & 255
+
+
+class SPI:
+    """An SPI bus of LIS2MDL magnetometers (4-wire): a read of WHO_AM_I
+    (0x4F) answers 0x40, a read from OUTX_L (0x68) the selected part's
+    world.spi_fields, little-endian two's complement; records every
+    transfer in world.spi_transfers."""
+
+    def __init__(self, bus_id=1, baudrate=1000000, polarity=0, phase=0, sck=None, mosi=None, miso=None):
+        self.id = bus_id
+        self.baudrate = baudrate
+        self.pins = (sck, mosi, miso)
+
+    def _key(self):
+        return world.spi_select(world) if world.spi_select is not None else None
+
+    def write(self, buf):
+        world.spi_transfers.append(bytes(buf))
+
+    def write_readinto(self, tx, rx):
+        world.spi_transfers.append(bytes(tx))
+        reg = tx[0] & 0x7F
+        if reg == 0x4F:
+            rx[1] = 0x40
+        elif reg == 0x68:
+            xyz = world.spi_fields.get(self._key(), (0, 0, 0))
+            for i in range(min(len(rx) - 1, 6)):
+                v = xyz[i >> 1] & 0xFFFF
+                rx[1 + i] = v & 255 if i % 2 == 0 else v >> 8
 
 
 class PWM:

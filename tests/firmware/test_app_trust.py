@@ -63,10 +63,14 @@ class LiveIsSaved(unittest.TestCase):
         self.assertIn(b'"ev": "end"', before)
         # later inputs are refused, and change nothing stored
         t, b = rig.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-silver", "zone": 7})
-        self.assertEqual(b["ok"], False)
+        self.assertEqual((b["ok"], b["why"]), (False, "the game is over"))
         self.assertEqual(rig.request("end"), ("ack", {"ok": False, "why": "the game is over"}))
         self.assertEqual(rig.request("ctl", {"ev": "undo"})[1]["ok"], False)
         self.assertEqual(stored(self.d), before)
+        # `end` is the last game event sent (event-log-v1): the refusals
+        # are in the acks only
+        sent = kinds(rig.received("game"))
+        self.assertEqual((sent.count("end"), sent[-1]), (1, "end"))
         # a power cut: the game comes back over, with the capture
         self.power_cut()
         t, s2 = rig.request("state")

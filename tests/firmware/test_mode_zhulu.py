@@ -237,28 +237,117 @@ class Leaving(unittest.TestCase):
     def test_all_bakugan_on_cards_is_not_leaving_and_a_refill_follows(self):
         """"玩家输完爆丸或卡片则要退场": a player whose Bakugan all stand on
         cards has lost none; the turns pass them by (nothing to throw), and
-        after a lost battle they refill the card; only when the last one is
-        lost do they leave."""
-        h = header("zhulu", [player(0, g=(300,), cards=[(0, 1), (0, 1)]),
-                             player(1, g=(400, 200), cards=[(0, 1), (0, 1)]),
+        after a lost battle with another Bakugan still on a card they
+        refill the card; the battle that takes the last one makes them
+        leave at once, with no refill owed."""
+        h = header("zhulu", [player(0, g=(300, 300), cards=[(0, 1), (0, 1), (0, 1)]),
+                             player(1, g=(400, 400, 200), cards=[(0, 1), (0, 1)]),
                              player(2, g=(200, 200), cards=[(0, 1), (0, 1)])])
         gm = Game(h)
         gm.gate(0, "c00", 5)
         gm.gate(1, "c10", 6)
         gm.gate(2, "c20", 9)
         self.assertTrue(gm.land("b00", 5))
+        gm.miss("b12")
+        gm.miss("b20")
+        self.assertTrue(gm.land("b01", 6))
         self.assertIsNone(gm.last("leave"))
-        self.assertEqual(gm.last("turn"), {"player": 1})
-        gm.miss("b11")
+        gm.miss("b12")
         gm.miss("b20")
         self.assertEqual(gm.last("turn"), {"player": 1})  # Dan has nothing to throw: skipped
         self.assertEqual(gm.g.expects()[0], 1)
-        gm.land("b10", 5)      # Runo 400 beats Dan's 300
+        gm.land("b10", 5)      # Runo 400 beats Dan's b00 (300); b01 still stands on zone 6
         gm.resolve()
+        self.assertIsNone(gm.last("leave"))
         self.assertEqual(gm.g.refills, [[0, 5]])
         self.assertTrue(gm.gate(0, "c01", 5))  # Dan refills the card
-        self.assertEqual(gm.last("leave"), {"player": 0, "reason": "lost all their Bakugan"})
         self.assertEqual(gm.last("turn"), {"player": 2})
+        gm.miss("b20")
+        gm.land("b11", 6)      # Runo 400 beats b01, Dan's last Bakugan
+        n = len(gm.out)
+        gm.resolve()
+        self.assertEqual(gm.last("leave"), {"player": 0, "reason": "lost all their Bakugan"})
+        self.assertNotIn("refill", gm.kinds()[n:])
+        self.assertEqual(gm.g.refills, [])
+        self.assertEqual(gm.g.gloc["c02"], OUT)  # the card left in his hand is out of play
+        self.assertEqual(gm.last("turn"), {"player": 2})
+
+
+class LeavingAtOnce(unittest.TestCase):
+    """The sheet (000, 逐鹿中原): "玩家输完爆丸或卡片则要退场，手中剩余的爆丸或卡片
+    作废" (a player who has lost all their Bakugan or all their cards must
+    leave; what is left in their hand is void) and "当只剩一位玩家同时有爆丸和
+    卡片时，该局游戏结束" (when only one player still has both Bakugan and
+    cards, the game ends). The loser of their last Bakugan leaves right
+    after the battle: no refill is waited for, the game ends there."""
+
+    def test_three_players_one_out_a_second_loses_the_last_bakugan_the_third_wins(self):
+        h = header("zhulu", [player(0, g=(100, 300), cards=[(0, 1)]),
+                             player(1, g=(200,), cards=[(0, 5), (0, 50)]),
+                             player(2, g=(400, 400, 400), cards=[(0, 10), (0, 1)])])
+        gm = Game(h)
+        gm.gate(0, "c00", 5)
+        gm.gate(1, "c10", 6)
+        gm.gate(2, "c20", 9)
+        gm.land("b00", 5)      # Dan's 100 on his only card
+        gm.miss("b10")
+        gm.land("b20", 5)      # Marucho's 400 takes it and Dan's only card
+        gm.resolve()
+        self.assertEqual(gm.last("leave"), {"player": 0, "reason": "lost all their cards"})
+        self.assertEqual(gm.last("turn"), {"player": 1})
+        gm.land("b10", 9)      # Runo's only Bakugan
+        gm.land("b21", 9)      # Marucho's 400 beats it
+        n = len(gm.out)
+        gm.resolve()
+        new = gm.kinds()[n:]
+        # Runo still holds card c11, but has lost his last Bakugan: he
+        # leaves at once, owing no refill, and c11 is void
+        self.assertEqual(gm.last("leave"), {"player": 1, "reason": "lost all their Bakugan"})
+        self.assertNotIn("refill", new)
+        self.assertEqual(gm.g.gloc["c11"], OUT)
+        # only Marucho still has both Bakugan (b22) and cards (c21): the
+        # game ends right after the battle, without waiting for anyone
+        self.assertEqual(gm.last("score"), {"scores": [0, 0, 100 + 1 + 200 + 10], "left": [0, 1, 2],
+                                            "reason": "one player left"})
+        self.assertEqual(gm.last("win"), {"player": 2})
+        self.assertEqual(new[-1], "win")
+        gm.finish()
+        self.assertEqual(gm.last("end")["winner"], 2)
+
+    def test_two_players_lose_their_last_bakugan_in_one_battle_hands_are_void(self):
+        """A tie on score: "计算总分时如果出现同分则核算自己剩下的爆丸和卡片，多的一方
+        胜" (the one with more pieces left wins); the cards still in a hand
+        are void ("手中剩余的…卡片作废"), so only the pieces on the field
+        count: Runo's refill card c11 beats Dan's two cards in the hand."""
+        h = header("zhulu", [player(0, g=(300, 250), cards=[(0, 10), (0, 1), (0, 1)]),
+                             player(1, g=(300, 250), cards=[(0, 10), (0, 1), (0, 1)])])
+        gm = Game(h)
+        gm.gate(0, "c00", 5)
+        gm.gate(1, "c10", 6)
+        gm.land("b00", 5)
+        gm.land("b11", 5)      # Runo's 250 loses to Dan's 300
+        gm.resolve()
+        self.assertEqual(gm.g.refills, [[1, 5]])  # Runo still has b10: he refills
+        self.assertTrue(gm.gate(1, "c11", 5))
+        gm.land("b01", 6)      # Dan's last Bakugan
+        gm.land("b10", 6)      # Runo's last: 300 beats 250
+        n = len(gm.out)
+        gm.resolve()
+        # Dan lost b01 (seized), Runo b10 (out of play after winning):
+        # both leave at once, in seating order; both hands are void
+        self.assertEqual(gm.all("leave")[-2:], [{"player": 0, "reason": "lost all their Bakugan"},
+                                                {"player": 1, "reason": "lost all their Bakugan"}])
+        self.assertNotIn("refill", gm.kinds()[n:])
+        for c in ("c01", "c02", "c12"):
+            self.assertEqual(gm.g.gloc[c], OUT, c)
+        sc = gm.last("score")
+        # each seized a 250 and captured a card of HSP 10
+        self.assertEqual(sc["scores"], [260, 260])
+        # pieces left: Dan none (his cards in the hand are void); Runo c11,
+        # still on the battlefield
+        self.assertEqual(sc["left"], [0, 1])
+        self.assertEqual(sc["reason"], "no player left")
+        self.assertEqual(gm.last("win"), {"player": 1})
 
 
 class EndAndScore(unittest.TestCase):
@@ -276,19 +365,18 @@ class EndAndScore(unittest.TestCase):
         self.assertIsNotNone(gm.g.battle)
         self.assertIsNone(gm.last("leave"))
         gm.resolve()
-        # Runo has lost his only Bakugan, but owes a refill: he places it,
-        # then leaves
-        self.assertIsNone(gm.last("leave"))
-        self.assertFalse(gm.land("b01", 5))
-        self.assertTrue(gm.gate(1, "c11", 6))
-        self.assertEqual(gm.last("leave")["player"], 1)
+        # Runo has lost his only Bakugan: he leaves at once (his card c11
+        # in the hand is void, no refill is owed) and the game is scored
+        self.assertEqual(gm.last("leave"), {"player": 1, "reason": "lost all their Bakugan"})
+        self.assertNotIn("refill", gm.kinds())
         sc = gm.last("score")
         # Dan (defender 300) beats b10 (200): seizes 200 + card c10 HSP 30
         self.assertEqual(sc["scores"], [230, 0])
         self.assertEqual(gm.last("win")["player"], 0)
-        self.assertEqual(gm.finish()["winner"], 0)
         self.assertFalse(gm.land("b01", 5))
         self.assertIn("over", gm.reason())
+        gm.finish()
+        self.assertEqual(gm.last("end")["winner"], 0)
 
     def test_equal_scores_go_to_the_player_with_more_pieces_left(self):
         g = referee.new_game(hdr(2))

@@ -1,4 +1,4 @@
-"""Board definitions: the reference mat, the loader's checks, `board show`."""
+"""Board definitions: the mats, the loader's checks, `board show`, the retired boards."""
 import copy
 import json
 import os
@@ -9,13 +9,26 @@ from host_tools import boards, cli
 
 
 def test_reference_loads_and_is_listed():
-    assert "reference" in boards.names()
-    b = boards.load("reference")
-    assert len(b["zones"]) == 16 and len(b["sensors"]) == 96
-    assert [s["ch"] for s in b["sensors"]] == list(range(96))
+    assert boards.REFERENCE in boards.names() and boards.REFERENCE_MAT in boards.names()
+    b = boards.load(boards.REFERENCE)
+    assert b["mat"] == boards.REFERENCE_MAT and b.get("nominal_world") and "wiring" in b
+    assert len(b["zones"]) == 16 and [s["ch"] for s in b["sensors"]] == list(range(len(b["sensors"])))
 
 
-@pytest.mark.parametrize("name", boards.names())
+def test_retired_boards_are_not_offered_but_old_logs_still_load_them(capsys):
+    for name in boards.RETIRED:
+        assert name not in boards.names() and name in boards.names(retired=True)
+        assert boards.load(name)["zones"]                  # a log recorded on it still draws
+        with pytest.raises(boards.BoardError, match="board %r is retired: .*hardware/retired.md.*use the reference "
+                           "board %s" % (name, boards.REFERENCE)):
+            boards.offered(name)
+    assert cli.main(["board", "show", "esp32_devkitc"]) == 2
+    err = capsys.readouterr().err
+    assert "retired" in err and boards.REFERENCE in err and "Traceback" not in err
+    assert boards.offered(boards.REFERENCE)["name"] == boards.REFERENCE
+
+
+@pytest.mark.parametrize("name", boards.names(retired=True))
 def test_zones_never_overlap_and_sensors_inside(name):
     b = boards.load(name)
     zs = b["zones"]
@@ -47,35 +60,35 @@ def test_reference_hosts_the_seed_layouts():
 
 
 def test_show_json_fields(capsys):
-    assert cli.main(["board", "show", "reference", "--json"]) == 0
+    mat = boards.REFERENCE_MAT
+    assert cli.main(["board", "show", mat, "--json"]) == 0
     out = capsys.readouterr().out
     d = json.loads(out)
     assert list(d)[:6] == ["name", "zones", "sensors", "sensor", "sensor_plane_to_card_top_mm", "rate_hz"]
-    assert d["name"] == "reference"
+    assert d["name"] == mat
     assert set(d["zones"][0]) == {"id", "x", "y", "w", "h"}
-    assert set(d["sensors"][0]) == {"ch", "zone", "x", "y", "axis"}
-    assert {s["axis"] for s in d["sensors"]} == {"z"}
+    assert set(d["sensors"][0]) >= {"ch", "zone", "x", "y", "axis"}
+    assert {s["axis"] for s in d["sensors"]} <= set(boards.AXES)
     assert set(d["sensor"]) >= {"zero_counts", "counts_per_mT", "max_counts", "noise_counts_rms"}
     assert d["sensor"]["noise_mT_rms"] == pytest.approx(d["sensor"]["noise_counts_rms"] / d["sensor"]["counts_per_mT"],
                                                         rel=1e-4)
-    assert d["sensor"]["max_counts"] == 4095
-    assert d["version"] == 1
-    assert d == boards.public(boards.load("reference"))
+    assert d["version"] == 2
+    assert d == boards.public(boards.load(mat))
 
 
 def test_show_human_draws_every_zone(capsys):
-    assert cli.main(["board", "show", "reference"]) == 0
+    assert cli.main(["board", "show", boards.REFERENCE]) == 0
     out = capsys.readouterr().out
     for z in range(16):
         assert "Z%d" % z in out
-    assert out.count("o") >= 96
+    assert out.count("o") >= 32
     assert "counts/mT" in out
 
 
 def test_show_unknown_board(capsys):
     assert cli.main(["board", "show", "nope"]) == 2
     err = capsys.readouterr().err
-    assert "unknown board 'nope'" in err and "reference" in err and "Traceback" not in err
+    assert "unknown board 'nope'" in err and boards.REFERENCE in err and "Traceback" not in err
 
 
 def test_board_folders_carry_wiring():
@@ -83,9 +96,10 @@ def test_board_folders_carry_wiring():
         b = boards.load(name)
         if "wiring" in b:
             assert b["mat"] in boards.names()
-            if "i2c" in b["wiring"]:
+            bus = b["wiring"].get("i2c") or b["wiring"].get("spi")
+            if bus:
                 # one three-axis sensor per three channels
-                assert 3 * len(b["wiring"]["i2c"]["sensors"]) == len(b["sensors"])
+                assert 3 * len(bus["sensors"]) == len(b["sensors"])
             else:
                 assert len(b["wiring"]["channels"]) == len(b["sensors"])
 
@@ -167,7 +181,7 @@ def test_bad_wiring(tmp_boards):
     _write(tmp / "b1" / "wiring.json", w)
     b = boards.load("b1")
     assert b["name"] == "b1" and b["mat"] == "reference" and b["wiring"]["adc_pins"] == list(range(6))
-    assert boards.names() == ["b1", "reference"]
+    assert boards.names(retired=True) == ["b1", "reference"] and boards.names() == ["b1"]   # the Hall mat: retired
 
 
 def _mat_v(version):
@@ -205,3 +219,22 @@ def test_board_show_draws_zone_0_top_left_as_every_view_does():
     assert lines[row[0]].index("Z0") < lines[row[0]].index("Z3")
     assert lines[0].strip() == "player 0 side" and lines[-1].strip() == "player 1 side"
     assert "++" not in text                             # zones 6 mm apart never touch
+
+
+def test_the_spi_wiring_is_minor_version_1_and_older_files_load_unchanged():
+    import copy as _copy
+    lis2 = boards.load("esp32s3_devkitc1_lis2")
+    assert lis2["wiring"]["minor"] == 1 and "spi" in lis2["wiring"]
+    assert "minor" not in boards.load("esp32s3_devkitc1_amr2")["wiring"]       # minor 0: loads as before
+    mat = boards.load_mat("lis2")
+    w = _copy.deepcopy(lis2["wiring"])
+    del w["minor"]
+    with pytest.raises(boards.BoardError, match='spi: the SPI wiring needs "minor": 1'):
+        boards.check_wiring(w, mat, "w.json")
+    w["minor"] = 2
+    with pytest.raises(boards.BoardError, match="wiring minor version 2 is newer than this tool understands"):
+        boards.check_wiring(w, mat, "w.json")
+    w["minor"] = 1
+    w["spi"]["sensors"][1] = list(w["spi"]["sensors"][0])
+    with pytest.raises(boards.BoardError, match=r"spi.sensors\[1\]: same decoder output as spi.sensors\[0\]"):
+        boards.check_wiring(w, mat, "w.json")

@@ -29,13 +29,13 @@ def test_deploy_copies_and_imports_on_the_board(tmp_path):
     with BareRepl(fs) as b:
         mp = transport.Mpremote(b.url, timeout=60)
         out = io.StringIO()
-        r = deploy.deploy(deploy.BoardTarget(mp), boards.load("esp32_devkitc"), mode="official", out=out, src=src)
+        r = deploy.deploy(deploy.BoardTarget(mp), boards.load(boards.REFERENCE), mode="official", out=out, src=src)
         assert r["arch"] == "x64"           # what the unix port reports: the vboard's arch
         n = len(deploy.app_files(src))
         assert len(r["copied"]) == n + 2
         assert (fs / "referee" / "engine.mpy").is_file()
         assert (fs / ".bakumat-manifest.json").is_file()
-        assert json.loads((fs / "board.json").read_text())["name"] == "esp32_devkitc"
+        assert json.loads((fs / "board.json").read_text())["name"] == boards.REFERENCE
         # imported on the board from its own filesystem
         text = mp.exec("import sys\nsys.path[:0]=['']\nfrom link import codec\nimport referee\n"
                        "print(codec.crc16(b'123456789'), codec.__file__)")
@@ -43,28 +43,28 @@ def test_deploy_copies_and_imports_on_the_board(tmp_path):
         assert int(crc) == 0x29B1 and path.endswith("link/codec.mpy")
         # second time: nothing to copy, one mpremote call to probe
         calls = mp.calls
-        r = deploy.deploy(deploy.BoardTarget(mp), boards.load("esp32_devkitc"), mode="official", out=out, src=src)
+        r = deploy.deploy(deploy.BoardTarget(mp), boards.load(boards.REFERENCE), mode="official", out=out, src=src)
         assert r["copied"] == [] and mp.calls == calls + 1
         # a file damaged on the board is noticed by its size and copied again
         (fs / "sense" / "pipeline.mpy").write_bytes(b"x")
-        r = deploy.deploy(deploy.BoardTarget(mp), boards.load("esp32_devkitc"), mode="official", out=out, src=src)
+        r = deploy.deploy(deploy.BoardTarget(mp), boards.load(boards.REFERENCE), mode="official", out=out, src=src)
         assert r["copied"] == ["sense/pipeline.mpy"]
 
 
 def test_cli_deploy_then_no_app_answers(tmp_path):
     fs = tmp_path / "fs"
     with BareRepl(fs) as b:
-        r = bakumat("deploy", "--port", b.url, "--board", "esp32s3_devkitc1", "--mode", "big", "--no-reset")
+        r = bakumat("deploy", "--port", b.url, "--board", boards.REFERENCE, "--mode", "big", "--no-reset")
         assert r.returncode == 0, r.stderr
         assert "interrupt" in r.stderr          # no app answered the maintenance request
         assert "copied" in r.stderr
         app = json.loads((fs / "app.json").read_text())
-        assert app["board"] == "esp32s3_devkitc1" and app["mode"] == "big"
+        assert app["board"] == boards.REFERENCE and app["mode"] == "big"
         # board and mode are remembered; the reset brings no app up here
         r = bakumat("deploy", "--port", b.url, "--timeout", "3")
         assert r.returncode == 2
         app = json.loads((fs / "app.json").read_text())
-        assert app["board"] == "esp32s3_devkitc1" and app["mode"] == "big"
+        assert app["board"] == boards.REFERENCE and app["mode"] == "big"
         assert "the app did not answer within 3 s after the reset" in r.stderr
         assert "the board printed" in r.stderr      # what the REPL said, to help
         assert "host_tools" not in r.stderr and "internal error" not in r.stderr
@@ -74,7 +74,9 @@ def test_cli_deploy_needs_a_board_name_the_first_time(tmp_path):
     with BareRepl(tmp_path / "fs") as b:
         r = bakumat("deploy", "--port", b.url)
         assert r.returncode == 2
-        assert "which board is this? pass --board NAME" in r.stderr and "esp32_devkitc" in r.stderr
+        assert "which board is this? pass --board NAME" in r.stderr and boards.REFERENCE in r.stderr
+        known = r.stderr.split("(known: ", 1)[1].split(")", 1)[0].split(", ")
+        assert boards.REFERENCE in known and not set(boards.RETIRED) & set(known)   # a retired board is never offered
 
 
 def test_flash_then_deploy_on_a_serial_device(tmp_path, monkeypatch, capsys):
@@ -83,19 +85,19 @@ def test_flash_then_deploy_on_a_serial_device(tmp_path, monkeypatch, capsys):
     from fake_esptool import FakeEsptool, make_image
     from host_tools import cli
     from host_tools.device import flash
-    img = make_image(str(tmp_path / "ESP32_GENERIC.bin"), chip_id=0)
-    api = FakeEsptool("ESP32")
+    img = make_image(str(tmp_path / "ESP32_GENERIC_S3.bin"), chip_id=9)
+    api = FakeEsptool("ESP32-S3")
     monkeypatch.setattr(flash, "esptool_api", lambda: api)
     fs = tmp_path / "fs"
     with BareRepl(fs, device=True) as b:
-        code = cli.main(["flash", "--port", b.url, "--image", img, "--board", "esp32_devkitc", "--no-reset"])
+        code = cli.main(["flash", "--port", b.url, "--image", img, "--board", boards.REFERENCE, "--no-reset"])
         err = capsys.readouterr().err
         assert code == 0, err
         assert [op[0] for op in api.ops] == ["detect_chip", "run_stub", "change_baud", "attach_flash",
                                              "erase_flash", "write_flash", "reset_chip"]
-        assert api.ops[5] == ("write_flash", ((0x1000, "ESP32_GENERIC.bin"),))
+        assert api.ops[5] == ("write_flash", ((0x0, "ESP32_GENERIC_S3.bin"),))
         assert (fs / "app.json").is_file() and (fs / "referee" / "engine.mpy").is_file()
-        assert json.loads((fs / "board.json").read_text())["name"] == "esp32_devkitc"
+        assert json.loads((fs / "board.json").read_text())["name"] == boards.REFERENCE
         assert "left the board in maintenance mode" in err
 
 

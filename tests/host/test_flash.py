@@ -8,7 +8,7 @@ import os
 import pytest
 
 from fake_esptool import FakeEsptool, make_image
-from host_tools import cli
+from host_tools import boards, cli
 from host_tools.device import flash, ports, transport
 from host_tools.errors import UserError
 from host_tools.device.progress import Progress
@@ -177,18 +177,27 @@ def test_cli_flash_esp32_through_a_pty(tmp_path, pty, monkeypatch, capsys):
     img = make_image(str(tmp_path / "fw.bin"), chip_id=0)
     api = FakeEsptool("ESP32")
     monkeypatch.setattr(flash, "esptool_api", lambda: api)
+    code, out, err = run_cli(["flash", "--port", pty, "--image", img, "--no-deploy"], capsys)
+    assert code == 0, err
+    assert api.ops[5] == ("write_flash", ((0x1000, "fw.bin"),))      # a plain ESP32's image goes at 0x1000
+    assert "chip: ESP32" in err
+
+
+def test_cli_flash_refuses_a_retired_board(tmp_path, pty, monkeypatch, capsys):
+    img = make_image(str(tmp_path / "fw.bin"), chip_id=0)
+    api = FakeEsptool("ESP32")
+    monkeypatch.setattr(flash, "esptool_api", lambda: api)
     code, out, err = run_cli(["flash", "--port", pty, "--image", img, "--board", "esp32_devkitc",
                               "--no-deploy"], capsys)
-    assert code == 0, err
-    assert api.ops[5] == ("write_flash", ((0x1000, "fw.bin"),))
-    assert "chip: ESP32" in err
+    assert code == 2 and api.ops == []
+    assert "board 'esp32_devkitc' is retired" in err and "Traceback" not in err
 
 
 def test_cli_flash_board_mismatch(tmp_path, pty, monkeypatch, capsys):
     img = make_image(str(tmp_path / "fw.bin"), chip_id=0)
     api = FakeEsptool("ESP32")
     monkeypatch.setattr(flash, "esptool_api", lambda: api)
-    code, out, err = run_cli(["flash", "--port", pty, "--image", img, "--board", "esp32s3_devkitc1",
+    code, out, err = run_cli(["flash", "--port", pty, "--image", img, "--board", boards.REFERENCE,
                               "--no-deploy"], capsys)
     assert code == 2
     assert "board definition is for ESP32-S3" in err and "Traceback" not in err

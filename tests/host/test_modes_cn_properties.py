@@ -1,6 +1,9 @@
 """Property tests of the Chinese variant modes over random event streams
 (Hypothesis) and generated games: no exception escapes, a rejected event
-changes nothing, pieces are conserved, the game ends exactly once."""
+changes nothing, pieces are conserved, the game ends exactly once; in
+zhulu and the modes built on it, a player who has lost all their Bakugan
+or cards leaves at once (checked on the referee's state and, from the
+output lines alone, against the sheet)."""
 import random
 
 import pytest
@@ -11,6 +14,7 @@ import referee
 from propkit import canon, feed_stream
 from host_tools.gen import gamegen_cn
 from referee.engine import OUT, OVER, UNUSED, USED
+from referee.modes import zhulu
 
 MODES = [m for m in gamegen_cn.MODES if m in referee.MODES]
 
@@ -49,9 +53,30 @@ def check_conservation(g):
         assert g.bak_owner[a] != g.bak_owner[d]
 
 
+def check_leaving(g):
+    """zhulu's sheet: "玩家输完爆丸或卡片则要退场，手中剩余的爆丸或卡片作废" (who
+    has lost all their Bakugan or all their cards leaves; the hand is void)
+    and "当只剩一位玩家同时有爆丸和卡片时，该局游戏结束" (the game ends when one
+    player alone has both). After every input: nobody still in the game
+    has lost all of either, so no refill is waited for from a player who
+    holds no Bakugan (in the hand or on a card), and a game still going
+    has two players or more."""
+    if not isinstance(g, zhulu.Game):
+        return
+    for p, z in g.refills:
+        assert g.owned(p, UNUSED) or g.standing(p), ("refill owed by a player without Bakugan", p, z)
+    if g.phase == OVER:
+        return
+    for p in range(g.n):
+        if not g.gone[p]:
+            assert g.lost(p) is None, (p, g.lost(p))
+    assert g.n - sum(g.gone) >= 2
+
+
 def run_stream(events, hdr):
     def check(g):
         check_conservation(g)
+        check_leaving(g)
         assert canon(g._save()) == canon(g._save())
     g, kinds = feed_stream(hdr, events, check, probe=True)
     assert kinds.count("win") + kinds.count("stalemate") <= 1
@@ -119,3 +144,79 @@ def test_generated_games_hold_the_invariants(mode):
         g = run_stream(events, hdr)
         over += g.phase == OVER
     assert over >= 20  # the generated games really are played to the end
+
+
+ZHULU_FAMILY = [m for m in MODES if issubclass(referee.load(m), zhulu.Game)]
+
+
+class SheetWatch:
+    """zhulu's leaving and end rules checked from the output lines alone
+    (seize, void, capture, leave, refill, score), not from the referee's
+    state: each player's Bakugan and cards are "lost" once seized,
+    captured or void, as the sheet's 输完 counts them."""
+
+    def __init__(self, hdr):
+        ps = hdr["players"]
+        self.baks = [set(b["id"] for b in p["bakugan"]) for p in ps]
+        self.cards = [set(c["id"] for c in p["gates"]) for p in ps]
+        self.gone = set()
+        self.over = False
+
+    def has_both(self, p):
+        return bool(self.baks[p]) and bool(self.cards[p])
+
+    def step(self, outs):
+        for kind, _t, pairs in outs:
+            f = dict(pairs)
+            if kind == "seize" or (kind == "void" and f["what"] == "bakugan"):
+                b = f["bakugan"] if kind == "seize" else f["id"]
+                for s in self.baks:
+                    s.discard(b)
+            elif kind == "capture" or (kind == "void" and f["what"] == "card"):
+                c = f["gate"] if kind == "capture" else f["id"]
+                for s in self.cards:
+                    s.discard(c)
+            elif kind == "leave":
+                p = f["player"]
+                assert p not in self.gone
+                self.gone.add(p)
+            elif kind == "refill":
+                # no card is waited for from a player without Bakugan, nor
+                # from one who has left
+                p = f["player"]
+                assert p not in self.gone and self.baks[p], ("refill from a player without Bakugan", p)
+            elif kind == "score":
+                self.over = True
+        if self.over:
+            return
+        # after the input: who has lost all of either has left, and the
+        # game ends as soon as one player alone has both
+        for p in range(len(self.baks)):
+            if not self.has_both(p):
+                assert p in self.gone, ("a player without Bakugan or cards is still in the game", p)
+        assert len([p for p in range(len(self.baks)) if p not in self.gone]) >= 2
+
+
+@pytest.mark.parametrize("mode", ZHULU_FAMILY)
+def test_no_game_waits_for_a_refill_from_a_player_without_bakugan(mode):
+    """Random games of zhulu (and of shenghui and zhanguo, built on it),
+    2-4 players, checked against the sheet from the output lines (SheetWatch):
+    whoever loses their last Bakugan or card leaves in the same input, owing
+    no refill, and the game ends when one player alone has both."""
+    rng = random.Random("leave-" + mode)
+    seen_leave = over = 0
+    for k in range(60):
+        seed = rng.randrange(10 ** 6)
+        hdr, events = gamegen_cn.random_game(seed, mode, wrong=rng.choice((0.0, 0.1)))
+        out = []
+        g = referee.new_game(hdr, out.append)
+        w = SheetWatch(hdr)
+        for e in events:
+            n = len(out)
+            g.feed(e)
+            w.step(out[n:])
+            check_leaving(g)
+        seen_leave += "leave" in [o[0] for o in out]
+        over += w.over
+    # the corpus really reaches the rule: players leave, games are scored
+    assert seen_leave >= 40 and over >= 40, (seen_leave, over)

@@ -107,17 +107,18 @@ resolve
     # every throw was sensed as a landing on the right zone
     stands = [o["zone"] for o in landed(out)]
     assert stands == [5, 5, 6, 6, 5, 5]
-    assert kinds.count("battle") == 3 and kinds.count("refill") == 3
-    assert out[kinds.index("battle")]["winner"] == "tigrerra"  # 440 + d1's 100 beats 450
-    # Dan's last Bakugan stands on a card: he has lost none, so he stays
-    # ("玩家输完爆丸或卡片则要退场") until saurus, the battle won, is out of
-    # play; then Runo is the only one left ("当只剩一位玩家同时有爆丸和卡片时，
-    # 该局游戏结束") and the game is scored
+    # the first two losers still have Bakugan: they refill; the last
+    # battle takes the last Bakugan of both (saurus out of play after
+    # winning, gargonoid seized): "玩家输完爆丸或卡片则要退场" - both leave at
+    # once, no refill is waited for, and with nobody left holding both
+    # ("当只剩一位玩家同时有爆丸和卡片时，该局游戏结束") the game is scored
+    assert kinds.count("battle") == 3 and kinds.count("refill") == 2
     leaves = [o for o in out if o["ev"] == "leave"]
-    assert [(o["player"], o["reason"]) for o in leaves] == [(0, "lost all their Bakugan")]
-    assert kinds.index("leave") > len(kinds) - 8
+    assert [(o["player"], o["reason"]) for o in leaves] == [(0, "lost all their Bakugan"),
+                                                            (1, "lost all their Bakugan")]
+    assert kinds.index("leave") > len(kinds) - 10
     score = out[kinds.index("score")]
-    assert score["reason"] == "one player left"
+    assert score["reason"] == "no player left"
     # Dan seized falconeer and gargonoid, captured r1 and d2; Runo drago and d1
     assert score["scores"] == [370 + 350 + 30 + 20, 450 + 40]
     assert out[-1]["ev"] == "end" and out[-1]["winner"] == 0

@@ -47,7 +47,7 @@ from host_tools.vboard import Recorded, VBoard  # noqa: E402
 from vbtable import Table, compare, strip_t, without_amended  # noqa: E402
 import referee  # noqa: E402
 
-BOARD = "esp32_devkitc"
+BOARD = "esp32_devkitc"   # the Hall board: these directed scenarios do not yet hold on the reference mat (hardware/retired.md)
 FIGURES = []     # (game, wall s, board s, events, mem_free) printed at the end
 
 
@@ -456,10 +456,11 @@ def game_zhulu():
     t.gate(3, "s2", 10)
     t.throw("saurus", 5)                   # Dan's last Bakugan stands: he stays, skipped
     t.throw("gargonoid", 5)
-    t.resolve()                            # 360 v 350: Dan has lost all his Bakugan, leaves
-    t.gate(1, "r3", 5)                     # Runo refills, then leaves too
-    t.throw("juggernoid", 5)               # Marucho's last Bakugan stands
-    t.throw("stinglash", 5)
+    t.resolve()                            # 360 v 350: Dan (saurus out of play) and Runo
+    #                                        (gargonoid seized) have lost all their Bakugan:
+    #                                        both leave at once, Runo owes no refill
+    t.throw("juggernoid", 6)               # Marucho's last Bakugan stands (on Runo's r2)
+    t.throw("stinglash", 6)
     t.resolve()                            # 390 v 350: Marucho has lost all, Shun alone is left
     return t
 
@@ -471,14 +472,19 @@ def test_zhulu(board):
                                                       "juggernoid"]
     assert p.first("seize", bakugan="tigrerra")["player"] == 0
     assert p.first("void", id="drago")["reason"] == "won a battle"
-    assert [(e["player"], e["zone"]) for e in p.all("refill")] == [(1, 6), (2, 5), (0, 9), (3, 10), (1, 5), (3, 5)]
+    # the losers of the last two battles lose their last Bakugan: they owe
+    # no refill ("玩家输完爆丸或卡片则要退场")
+    assert [(e["player"], e["zone"]) for e in p.all("refill")] == [(1, 6), (2, 5), (0, 9), (3, 10)]
     # a player leaves only when all their Bakugan are lost, not when the last
-    # one stands on a card ("玩家输完爆丸或卡片则要退场")
+    # one stands on a card; then at once, both players of a battle that takes
+    # the last of each, and the hand is void ("手中剩余的爆丸或卡片作废")
     assert [(e["player"], e["reason"]) for e in p.all("leave")] == [(0, "lost all their Bakugan"),
                                                                    (1, "lost all their Bakugan"),
-                                                                   (2, "lost all their Bakugan")]
+                                                                   (2, "lost all their Bakugan"),
+                                                                   (3, "lost all their Bakugan")]
+    assert [e["id"] for e in p.all("void") if e["reason"] == "left the game"] == ["d3", "r3", "m3", "s3"]
     # Dan left first but scores most: tigrerra 440 + r1 30 + gargonoid 350 + m2 20
-    assert p.first("score")["scores"] == [840, 360, 730, 470]
+    assert p.first("score")["scores"] == [840, 360, 740, 470]
     assert p.first("win")["player"] == 0
 
 
@@ -501,8 +507,8 @@ def game_shenghui():
     t.resolve()
     t.gate(0, "d2", 6)
     t.throw("saurus", 5)                   # Dan's last Bakugan stands: he stays
-    t.throw("falconeer", 5)                # 370 v 360: Runo has lost all his Bakugan, and
-    t.resolve()                            # Dan is the only one left: the game ends
+    t.throw("falconeer", 5)                # 370 v 360: both have lost all their Bakugan
+    t.resolve()                            # (saurus seized, falconeer out of play): both leave, the game ends
     return t
 
 
@@ -513,8 +519,10 @@ def test_shenghui(board):
     assert b[0]["power"] == {"drago": 550, "tigrerra": 520} and b[0]["winner"] == "drago"
     assert p.first("capture", gate="r1")["player"] == 0           # the loser's card goes to the winner
     assert p.first("void", id="r2")["what"] == "card"             # the winner's own card is out of play
-    assert [(e["player"], e["zone"]) for e in p.all("refill")] == [(1, 6), (0, 6), (0, 5)]
-    assert [(e["player"], e["reason"]) for e in p.all("leave")] == [(1, "lost all their Bakugan")]
+    # Dan loses his last Bakugan: he leaves at once, owing no refill (zhulu's rules)
+    assert [(e["player"], e["zone"]) for e in p.all("refill")] == [(1, 6), (0, 6)]
+    assert [(e["player"], e["reason"]) for e in p.all("leave")] == [(0, "lost all their Bakugan"),
+                                                                   (1, "lost all their Bakugan")]
     assert p.first("score")["scores"] == [440 + 30, 340 + 360 + 40]
     assert p.first("win")["player"] == 1
 
@@ -537,8 +545,8 @@ def game_zhanguo():
     t.resolve()                            # 540 v 470
     t.gate(0, "d2", 5)
     t.throw("saurus", 6)                   # Dan's last Bakugan stands: he stays
-    t.throw("gargonoid", 6)                # 350 v 360: Dan has lost all his Bakugan, and
-    t.resolve()                            # Runo, who owes the refill, is the only one left
+    t.throw("gargonoid", 6)                # 350 v 360: both have lost all their Bakugan (saurus
+    t.resolve()                            # out of play, gargonoid seized): both leave, no refill
     return t
 
 
@@ -548,7 +556,9 @@ def test_zhanguo(board):
     b = p.all("battle")
     assert [x["winner"] for x in b] == ["serpenoid", "tigrerra", "saurus"]
     assert b[1]["power"] == {"drago": 470, "tigrerra": 540}       # both items: drago +120 -100
-    assert [(e["player"], e["reason"]) for e in p.all("leave")] == [(0, "lost all their Bakugan")]
+    assert [(e["player"], e["reason"]) for e in p.all("leave")] == [(0, "lost all their Bakugan"),
+                                                                   (1, "lost all their Bakugan")]
+    assert [(e["player"], e["zone"]) for e in p.all("refill")][-1] == (0, 5)  # none after the last battle
     assert p.first("score")["scores"] == [370 + 30 + 350 + 20, 450 + 40]
     assert p.first("win")["player"] == 0
 

@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 
+from host_tools import boards
 from host_tools.device.link import open_link
 
 
@@ -19,7 +20,7 @@ def test_vboard_command_serves_the_app_and_takes_scenario_lines(tmp_path):
         m = re.search(r"(socket://127\.0\.0\.1:\d+)", first)
         assert m, first
         link = open_link(m.group(1))
-        assert link.request("version", timeout=10)[1]["board"] == "esp32_devkitc"
+        assert link.request("version", timeout=10)[1]["board"] == boards.VBOARD_DEFAULT
         link.request("cfg", {"mode": "official", "players": [
             {"name": "A", "bakugan": [{"id": "a1", "attr": "pyrus", "g": 400}], "gates": [{"id": "ga", "bonus": {}}]},
             {"name": "B", "bakugan": [{"id": "b1", "attr": "haos", "g": 400}], "gates": [{"id": "gb", "bonus": {}}]}]})

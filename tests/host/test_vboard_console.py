@@ -15,6 +15,7 @@ import time
 import pytest
 
 from host_tools import fwpath
+from host_tools import boards
 from host_tools.device.link import open_link
 from mptools import tool
 
@@ -152,7 +153,7 @@ def test_without_a_console_it_serves_until_stopped(tmp_path):
     try:
         assert "keeps serving until stopped" in c.line(10)
         link = open_link(c.url)
-        assert link.request("version", timeout=10)[1]["board"] == "esp32_devkitc"
+        assert link.request("version", timeout=10)[1]["board"] == boards.VBOARD_DEFAULT
         link.close()
         assert c.p.poll() is None
         c.p.send_signal(signal.SIGTERM)

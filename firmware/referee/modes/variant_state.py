@@ -235,6 +235,26 @@ class VariantState(Engine):
             self.void_c.append(g)
             self.emit("void", t, (("what", "card"), ("id", g), ("reason", "left the game")))
 
+    def lost(self, p):
+        """Why p must leave (the sheet's 输完爆丸或卡片: all their Bakugan or
+        all their cards lost: none in the hand and none on the field), or
+        None."""
+        if not self.owned(p, UNUSED) and not self.standing(p):
+            return "lost all their Bakugan"
+        if not self.gates_in_hand(p) and not [g for g in self.gate_ids
+                                              if self.gate_owner[g] == p and self.gloc[g] >= 0]:
+            return "lost all their cards"
+        return None
+
+    def leave_lost(self, t, owing=()):
+        """Every player still in the game who has lost all their Bakugan
+        or cards leaves, in seating order (but the players in `owing`)."""
+        for p in range(self.n):
+            if not self.gone[p] and p not in owing:
+                why = self.lost(p)
+                if why is not None:
+                    self.leave(p, why, t)
+
     def check_leaves(self, t):
         """The central-battlefield rule (zhulu's sheet): "玩家输完爆丸或卡片
         则要退场": a player who has lost all their Bakugan (none in the hand
@@ -242,16 +262,10 @@ class VariantState(Engine):
         玩家同时有爆丸和卡片时，该局游戏结束": with one player left the game
         is scored. A player whose Bakugan all stand on cards stays (skips()
         passes their turns); when nobody still in the game has a Bakugan in
-        the hand, nobody can throw and the game is scored too."""
-        owing = [r[0] for r in self.refills]
-        for p in range(self.n):
-            if self.gone[p] or p in owing:
-                continue  # a player owing a refill places it first
-            if not self.owned(p, UNUSED) and not self.standing(p):
-                self.leave(p, "lost all their Bakugan", t)
-            elif not self.gates_in_hand(p) and not [g for g in self.gate_ids
-                                                    if self.gate_owner[g] == p and self.gloc[g] >= 0]:
-                self.leave(p, "lost all their cards", t)
+        the hand, nobody can throw and the game is scored too. A player
+        owing a refill places it first (baolie; zhulu's battles make the
+        loser leave before a refill is owed: modes/zhulu.py)."""
+        self.leave_lost(t, [r[0] for r in self.refills])
         left = [p for p in range(self.n) if not self.gone[p]]
         if len(left) <= 1:
             self.final(t, "one player left" if left else "no player left")

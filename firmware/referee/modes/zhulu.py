@@ -33,6 +33,12 @@ class Game(Variant):
                 self.take_card(pw, z, "battle", t)
             else:
                 self.void_card(z, "the winner's own card", t)
+        # "玩家输完爆丸或卡片则要退场，手中剩余的爆丸或卡片作废": whoever has
+        # just lost their last Bakugan or card leaves at once, before any
+        # refill: a player who leaves owes none (owe_refill), and their hand
+        # is out of play for the score and the tie-break. The end test
+        # (check_end) follows right after the battle.
+        self.leave_lost(t)
         self.owe_refill(pl, z, t)
 
     def check_end(self, t):

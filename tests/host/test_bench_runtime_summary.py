@@ -1,0 +1,57 @@
+"""`bakumat bench runtime`: the bus charged at both per-call bounds and the
+summary line per chip, on figures made up here (the bench itself prints
+measured ones)."""
+import io
+import re
+
+import pytest
+
+from host_tools import boards
+from host_tools.bench import bench_runtime, chiptime
+
+
+def test_the_reference_board_is_the_default():
+    assert bench_runtime.BOARD == boards.REFERENCE
+
+
+def test_an_i2c_scan_is_charged_at_each_bound():
+    board = boards.load("esp32s3_devkitc1_amr2")
+    f = {"scan_i2c_writes": 36, "scan_i2c_reads": 32}
+    for i, bound in enumerate(chiptime.BOUNDS):
+        want = chiptime.i2c_scan_us(36, 32, 400000, chiptime.CALL_US["i2c"][i])
+        assert bench_runtime.scan_bus_us(board, f, bound) == pytest.approx(want)
+    assert bench_runtime.scan_bus_us(board, f, "high") - bench_runtime.scan_bus_us(board, f, "low") == \
+        pytest.approx(68 * (chiptime.CALL_US["i2c"][1] - chiptime.CALL_US["i2c"][0]))
+
+
+def test_an_spi_scan_is_charged_for_its_transfers_and_selects():
+    board = {"wiring": {"spi": {"freq": 10000000}}}
+    f = {"scan_spi_calls": 32, "scan_spi_bytes": 32 * 7, "scan_spi_selects": 34}
+    lo = bench_runtime.scan_bus_us(board, f, "low")
+    hi = bench_runtime.scan_bus_us(board, f, "high")
+    bits = 32 * 7 * 8 / 10.0                      # us at 10 MHz
+    assert lo == pytest.approx(bits + 32 * chiptime.CALL_US["spi"][0] + 34 * chiptime.CALL_US["pin"][0])
+    assert hi == pytest.approx(bits + 32 * chiptime.CALL_US["spi"][1] + 34 * chiptime.CALL_US["pin"][1])
+    assert bench_runtime.scan_bus_us({"wiring": {"adc_pins": [1]}}, {}, "high") is None
+
+
+def test_the_summary_has_one_line_per_chip_with_the_stages_the_decision_and_the_collections():
+    proj = {}
+    low = {}
+    for k, (name, _, _) in enumerate(chiptime.CHIPS):
+        proj[name] = {"quiet_mean": 7900.0 + k, "stages": (2100.0, 2300.0, 1100.0, 1000.0, 300.0),
+                      "event_max": 9500.0, "save_max": 4000.0}
+        low[name] = {"quiet_mean": 6000.0}
+    runs = {(False, True): {"alloc_total": 4 * 1024 * 1024}}       # 4 MB: two quarter-PSRAM thresholds
+    out = io.StringIO()
+    bench_runtime.summary("b", {"rate_hz": 50}, proj, low, runs, 172.0, out)
+    lines = [ln for ln in out.getvalue().splitlines() if ln.startswith("  ")]
+    assert len(lines) == len(chiptime.CHIPS)
+    first = lines[0]
+    assert first.startswith("  %s: quiet tick 7.9 ms (scan 2.1, sense 2.3, link 1.1, show 1.0, tx 0.3)"
+                            % chiptime.CHIPS[0][0]), first
+    assert "(6.0 at the low bound)" in first and "worst decision tick 9.5 ms" in first
+    assert re.search(r"GC pauses 2\.0 in a game of 172 s \(%d ms in all\)" % (2 * bench_runtime.GC_PSRAM_MS), first)
+    out = io.StringIO()
+    bench_runtime.summary("b", {"rate_hz": 50}, proj, None, None, 172.0, out)
+    assert "GC pauses not measured" in out.getvalue() and "low bound" not in out.getvalue()

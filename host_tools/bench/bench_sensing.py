@@ -76,10 +76,37 @@ LATE_MS = 1000
 
 
 def simulate(board, seed, **options):
+    """(header, SimResult) of the seed's random game on board. A board
+    marked "family" (--worlds family) plays it in the seed's draw of the
+    family of worlds (host_tools/sim/family.py): its plate, sensor channels,
+    noise and every Bakugan's magnet and lesson spot; res.family is that draw."""
     from host_tools import sim
+    fam = None
+    if board.get("family"):
+        fam = family_game(board, seed)
+        options.setdefault("lesson_at", fam.lesson_at)
     sc = sim.random_game(seed, board, **options)
+    if fam is not None:
+        fam.apply(sc, board)
+        board = dict(board, world=fam.world)
     res = sim.run(board, sc, seed=seed, header=sc.header)
+    res.family = fam
     return sc.header, res
+
+
+_FAMILY_GAMES = {}
+
+
+def family_game(board, seed):
+    """The family's draw of game seed on board (family.Game; its world's
+    kernels are built once per process and game)."""
+    from host_tools.sim import family
+    key = (board["name"], int(seed))
+    if key not in _FAMILY_GAMES:
+        if len(_FAMILY_GAMES) > 4:
+            _FAMILY_GAMES.clear()
+        _FAMILY_GAMES[key] = family.Game(board, seed)
+    return _FAMILY_GAMES[key]
 
 
 TRUTH_LAG_MS = 600
@@ -319,11 +346,12 @@ def swapped(header, pairs, seed, k):
     return h
 
 
-def advised(board, seed, params, header, res, sensed, named):
+def advised(board, seed, params, header, res, sensed, named, sim_board=None):
     """The seed's game played by players who take the mat's advice
     (SWAPS): (header, res, sensed, named, swaps, still alike?) of the
     answer run (the thrower answering the mat's questions) of the game they
-    end up playing. sensed, named: the first game's answer run."""
+    end up playing. sensed, named: the first game's answer run. sim_board:
+    the board the games are simulated on (default board, the pipeline's)."""
     swaps = 0
     for k in range(SWAPS + 1):
         pairs = alike_pairs(header, sensed)
@@ -331,28 +359,28 @@ def advised(board, seed, params, header, res, sensed, named):
             return header, res, sensed, named, swaps, bool(pairs)
         header = swapped(header, pairs, seed, k)
         swaps += len(set(p for p, _, _ in pairs))
-        header, res = simulate(board, seed, header=header)
+        header, res = simulate(sim_board or board, seed, header=header)
         named = []
         sensed = run_pipeline(board, header, res, True, params, answer=True, named=named)
 
 
 def _one_game(args):
+    from host_tools.sim import situations
     board, seed, params = args[:3]
     detection = len(args) > 3 and args[3]
-    if board.get("family"):
-        # --worlds family: the game runs in its drawn plate, the mat senses
-        # with the kernels of the world its simulated calibration picks
-        from host_tools.sim import family
-        sim_world, calib, _ = family.game_worlds(seed, len(board.get("channels", ())))
-        det = _family_detector(board, calib)
-        board = dict(det, world=sim_world)
-    header, res = simulate(board, seed)
-    if board.get("family"):
-        board = det
+    sim_board = board
+    header, res = simulate(sim_board, seed)
+    far = False
+    if res.family is not None:
+        # the family: the mat senses with the kernels of the named world its
+        # simulated calibration (diag plate) picks, never the drawn plate's
+        board = _family_detector(board, res.family.calib)
+        far = res.family.far
     t0 = time.time()
     named = []
     sensed = run_pipeline(board, header, res, True, params, named=named)
     s1 = score(res.truth, sensed, named)
+    situ = situations.tally(board, res, s1, far)
     dt = time.time() - t0
     told = not own_alike(header, sensed)
     if detection:
@@ -367,10 +395,10 @@ def _one_game(args):
         named_a = []
         sa = run_pipeline(board, header, res, True, params, answer=True, named=named_a)
         s4 = score(res.truth, sa, named_a)
-        hv, rv, sv, named_v, swaps, still = advised(board, seed, params, header, res, sa, named_a)
+        hv, rv, sv, named_v, swaps, still = advised(board, seed, params, header, res, sa, named_a, sim_board)
         s6 = s4 if sv is sa else score(rv.truth, sv, named_v)
         # the same seed's game played by people who never taught the mat
-        hu, ru = simulate(board, seed, register=False)
+        hu, ru = simulate(sim_board, seed, register=False)
         s5 = score(ru.truth, run_pipeline(board, hu, ru, True, params))
     return {"id_n_truth": s3["id_n"], "id_ok_truth": s3["id_ok"],"opens": s1["opens"], "lands": s1["lands"], "matched": len(s1["matched"]), "false": len(s1["false"]),
             "missed": len(s1["missed"]), "id_n": s1["id_n"], "id_ok": s1["id_ok"], "id_n_free": s2["id_n"],
@@ -389,21 +417,26 @@ def _one_game(args):
             # the players taking the mat's advice (advised): the game they end up playing
             "adv_id_n": s6["id_n"], "adv_id_ok": s6["id_ok"], "adv_asked": sum(1 for e in sv if e["ev"] == "unsure"),
             "adv_answered": sum(1 for e in sv if e.get("by") == "player"), "adv_sure_n": s6["sure_n"],
-            "adv_sure_wrong": s6["sure_wrong"], "adv_swaps": swaps, "adv_still": 1 if still else 0}
+            "adv_sure_wrong": s6["sure_wrong"], "adv_swaps": swaps, "adv_still": 1 if still else 0,
+            "situ": situ, "far_games": 1 if far else 0}
 
 
 _FAMILY_DETECTORS = {}
 
 
 def _family_detector(board, calib):
-    """The board with the kernel table of named world `calib` (built once per process)."""
+    """The pipeline's board with the kernel table of named world `calib`
+    (built once per process)."""
     if calib not in _FAMILY_DETECTORS:
-        _FAMILY_DETECTORS[calib] = with_detector(dict(board, world=calib), "kernels")
+        b = dict(board, world=calib)
+        b.pop("family", None)
+        _FAMILY_DETECTORS[calib] = with_detector(b, "kernels")
     return _FAMILY_DETECTORS[calib]
 
 
 def corpus(board, games, seed0, params=None, progress=None, jobs=1, detection=False):
     """Totals over `games` simulated games from seed0 (in `jobs` processes)."""
+    from host_tools.sim import situations
     tot = {"opens": 0, "lands": 0, "matched": 0, "false": 0, "missed": 0, "id_n": 0, "id_ok": 0,
            "id_n_free": 0, "id_ok_free": 0, "id_n_truth": 0, "id_ok_truth": 0, "latency": [], "latency_lesson": [], "id_n_ans": 0, "id_ok_ans": 0, "asked": 0, "answered": 0,
            "id_ok_first": 0, "amended": 0, "id_latency": [], "retracted": 0, "frames": 0,
@@ -411,7 +444,7 @@ def corpus(board, games, seed0, params=None, progress=None, jobs=1, detection=Fa
            "id_ok_ans_told": 0, "u_opens": 0, "u_lands": 0, "u_matched": 0, "u_false": 0, "u_missed": 0,
            "u_latency": [], "u_id_n": 0, "u_id_ok": 0, "sure_n": 0, "sure_wrong": 0, "rel": [], "games_asked": 0,
            "adv_id_n": 0, "adv_id_ok": 0, "adv_asked": 0, "adv_answered": 0, "adv_sure_n": 0, "adv_sure_wrong": 0,
-           "adv_swaps": 0, "adv_still": 0}
+           "adv_swaps": 0, "adv_still": 0, "situ": {}, "far_games": 0}
     tasks = [(board, seed0 + k, params, detection) for k in range(games)]
     if jobs > 1:
         import multiprocessing
@@ -423,7 +456,10 @@ def corpus(board, games, seed0, params=None, progress=None, jobs=1, detection=Fa
     try:
         for k, r in enumerate(results):
             for key in tot:
-                tot[key] += r[key]
+                if key == "situ":
+                    tot[key] = situations.merge(tot[key], r[key])
+                else:
+                    tot[key] += r[key]
             if progress:
                 progress(k + 1, games)
     finally:
@@ -667,6 +703,10 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
          statistics.median(ul or [0]), _pct(ul, 0.95) or 0, tot["u_id_ok"] / float(tot["u_id_n"] or 1),
          tot["u_id_ok"], tot["u_id_n"]))
     w("  game time %.0f s (%d frames), pipeline %.1f s CPython\n" % (tot["ms"] / 1000.0, tot["frames"], tot["pipe_s"]))
+    w(SITUATIONS_NOTE)
+    w(SITUATIONS_HEAD + "\n")
+    for line in situation_rows(board.get("world") if not board.get("family") else "family", name or "", tot):
+        w(line + "\n")
     tot["idle_hours"] = idle_hours
     if idle_hours > 0:
         ev = idle(board, idle_hours, IDLE_SEED, params)
@@ -766,6 +806,38 @@ def _row(world, name, games, tot, per):
                adv, per))
 
 
+SITUATIONS_HEAD = ("| world | corpus | situation | landings | missed | found and named (game) | wrong names"
+                   " | false landings |\n|---|---|---|---|---|---|---|---|")
+
+
+def situation_rows(world, name, tot):
+    """Markdown rows of the errors by physical situation (host_tools/sim/situations.py)."""
+    from host_tools.sim import situations
+    out = []
+    situ = tot.get("situ") or {}
+    for k in situations.NAMES + ("all",):
+        r = situ.get(k)
+        if not r:
+            continue
+        label = k
+        if k == "plate far":
+            label = "plate far (%d games)" % tot.get("far_games", 0)
+        out.append("| %s | %s | %s | %d | %d | %d | %d | %d |" % (world, name, label, r["n"], r["missed"], r["named"],
+                                                               r["wrong"], r["false"]))
+    return out
+
+
+SITUATIONS_NOTE = (
+    "errors by physical situation (host_tools/sim/situations.py; a landing may be in several rows): over card ="
+    " a throw that rolled over another zone's card; second = a Bakugan opening where another stands (a battle's"
+    " second); lift = a Bakugan lifted within 1.5 s before to 0.5 s after, within 100 mm; lesson off-centre = a"
+    " lesson put down outside the +-10 mm box register asks for; taught off-centre = the later landings of a"
+    " Bakugan so taught; clipped = a channel of the zone at 0 or max counts from 0.5 s before to 1 s after;"
+    " plate far = the game's plate letting through more than 1.25 times, or less than 1/1.25 of, what its"
+    " calibrated world's plate does straight under a magnet (the family only); false landings are put down to"
+    " what happened on their zone up to 1.5 s before\n")
+
+
 TABLE_HEAD = ("| world | corpus | games | precision | recall | latency median ms | p95 ms | false lands per idle h"
               " | id first guess | id after questions | questions per game | sure and wrong"
               " | players taking the advice: after questions / questions per game / sure and wrong"
@@ -781,7 +853,8 @@ def all_worlds(board, names, args, out=sys.stdout):
     todo = [(n, s) for n, s in CORPORA if args.corpus in (n, "both")]
     for wi, wname in enumerate(names):
         if wname == "family":
-            # the idle mat and the per-frame figures run in the nominal world
+            # each game in its own draw of the family (simulate); the idle
+            # mat runs in the nominal world (no magnet: only the noise differs)
             os.environ["BAKUMAT_WORLD"] = worlds.nominal(board) or worlds.NOMINAL
             b = dict(with_detector(dict(board, world=os.environ["BAKUMAT_WORLD"]), args.detector), family=True)
         else:
@@ -800,7 +873,8 @@ def all_worlds(board, names, args, out=sys.stdout):
     per = "-"
     if not args.no_micropython:
         # the per-frame path does not depend on the world: measured once
-        p, us, _ = micropython_steady_state(with_detector(dict(board, world=names[-1]), args.detector))
+        last = names[-1] if names[-1] != "family" else (worlds.nominal(board) or worlds.NOMINAL)
+        p, us, _ = micropython_steady_state(with_detector(dict(board, world=last), args.detector))
         per = "%.1f B, %.0f us" % (p, us)
     out.write("sensing benchmark, board %s, detector %s, %d games per world and corpus, %.1f idle hours per world"
               "%s (`bakumat bench sensing --board %s --worlds %s --games %d --idle-hours %g%s%s`)\n\n"
@@ -811,6 +885,11 @@ def all_worlds(board, names, args, out=sys.stdout):
     out.write(TABLE_HEAD + "\n")
     for wname, name, tot in rows:
         out.write(_row(wname, name, args.games, tot, per) + "\n")
+    out.write("\n" + SITUATIONS_NOTE + "\n")
+    out.write(SITUATIONS_HEAD + "\n")
+    for wname, name, tot in rows:
+        for line in situation_rows(wname, name, tot):
+            out.write(line + "\n")
     return 0
 
 
@@ -827,7 +906,9 @@ def main(argv=None):
     ap.add_argument("--detector", choices=("auto", "kernels", "classic"), default="auto",
                     help="kernels: the model fit on the world's kernel table (host_tools/boards/kernels.py); classic:"
                          " the sheet level; auto (default): kernels in computed worlds")
-    ap.add_argument("--worlds", help="comma-separated worlds (or `all`): each in turn, one table at the end")
+    ap.add_argument("--worlds", help="comma-separated worlds (or `all`): each in turn, one table at the end; `family`: every game"
+                         " in its own draw of the family of worlds (host_tools/sim/family.py), the mat sensing with"
+                         " the world its simulated calibration picks")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--idle-hours", type=float, default=10.0)
     ap.add_argument("--corpus", choices=("development", "held-out", "both"), default="both",

@@ -29,9 +29,13 @@ OFFSET_MT = 0.05                  # per-channel offset, uniform +-
 DRIFT_MT_PER_MIN = 0.01           # per-channel drift rate, uniform +-
 SPIKE_RATE_PER_FRAME = 1.0e-4
 LESSON_EDGE_MM = 9.0
+LESSON_MIDDLE_SHARE = 0.5        # of the Bakugan: lesson in the middle, as asked; the others anywhere
 # diag plate's share measurement: relative error (an assumption until a card
 # is measured; a few marked spots, noise-limited readings)
 DIAG_SHARE_ERROR = 0.10
+# a game's plate is far from its calibrated world when their straight-under
+# shares differ by more than this factor (a quarter of the games)
+FAR_SHARE = 1.25
 
 
 def _log_uniform(rng, lo, hi):
@@ -54,21 +58,33 @@ def draw_channels(rng, n):
              "drift_mT_per_min": rng.uniform(-DRIFT_MT_PER_MIN, DRIFT_MT_PER_MIN)} for _ in range(n)]
 
 
-def draw_bakugan(rng, card_half_mm=(26.0, 37.0)):
-    """One Bakugan's magnet and where on a card its lessons may stand."""
+def draw_bakugan(rng, card_half_mm=(31.0, 44.0)):
+    """One Bakugan's magnet and where on a card a child puts its lesson:
+    in the middle (as `bakumat register` asks, half the Bakugan) or anywhere
+    at least LESSON_EDGE_MM inside the card's edge. tilt: the piece's own
+    lean (each landing adds a few degrees, host_tools/sim/world.py)."""
     hx, hy = card_half_mm
     lx, ly = max(0.0, hx - LESSON_EDGE_MM), max(0.0, hy - LESSON_EDGE_MM)
-    return {"moment": rng.uniform(*MOMENT_RANGE), "height": rng.uniform(*HEIGHT_RANGE_MM),
-            "tilt_deg": rng.uniform(0.0, TILT_MAX_DEG), "tilt_azimuth_deg": rng.uniform(0.0, 360.0),
-            "lesson_xy_mm": (rng.uniform(-lx, lx), rng.uniform(-ly, ly))}
+    d = {"moment": rng.uniform(*MOMENT_RANGE), "height": rng.uniform(*HEIGHT_RANGE_MM),
+         "tilt_deg": rng.uniform(0.0, TILT_MAX_DEG)}
+    spot = (rng.uniform(-lx, lx), rng.uniform(-ly, ly))
+    d["lesson_xy_mm"] = None if rng.random() < LESSON_MIDDLE_SHARE else (round(spot[0], 1), round(spot[1], 1))
+    return d
 
 
-def draw_game(seed, channels, bakugan=8):
-    """Everything the family draws for game `seed`: reproducible from the seed."""
+def bakugan_draw(seed, bid, card_half_mm=(31.0, 44.0)):
+    """The draw of Bakugan `bid` in game `seed` (its own stream: a Bakugan
+    swapped in later does not shift the others')."""
+    return draw_bakugan(random.Random("family-%d-bakugan-%s" % (int(seed), bid)), card_half_mm)
+
+
+def draw_game(seed, channels, bids=(), card_half_mm=(31.0, 44.0)):
+    """Everything the family draws for game `seed` (`channels` sensor
+    channels, Bakugan `bids`): reproducible from the seed."""
     rng = game_rng(seed)
     return {"plate": draw_plate(rng), "noise_factor": rng.uniform(*NOISE_FACTOR_RANGE),
             "spike_rate": SPIKE_RATE_PER_FRAME, "channels": draw_channels(rng, channels),
-            "bakugan": [draw_bakugan(rng) for _ in range(bakugan)]}
+            "bakugan": {b: bakugan_draw(seed, b, card_half_mm) for b in bids}}
 
 
 def straight_share(mu, t, g_mm=4.0):
@@ -103,19 +119,79 @@ def calibrated_world(plate, rng):
     return best
 
 
+def calibrated_share(name):
+    from host_tools.sim import worlds
+    p = worlds.WORLDS[name]["plate"]
+    return straight_share(p["mu_r"], p["t_mm"])
+
+
+def plate_far(plate, calib):
+    """True when the drawn plate lets through more than FAR_SHARE times, or
+    less than 1/FAR_SHARE of, what the calibrated world's plate does
+    straight under a magnet (the share `diag plate` measures)."""
+    r = straight_share(plate["mu_r"], plate["t_mm"]) / calibrated_share(calib)
+    return abs(math.log(r)) > math.log(FAR_SHARE)
+
+
 def world_of(draw, seed):
     """The simulator's World for a game's drawn plate: the exact slab kernel
-    of that plate (built in about 1 s, cached on disk by worlds.SlabKernel)."""
+    of that plate (built in about a second, cached on disk by
+    worlds.SlabKernel), with the finite plate's term of that plate (its
+    edges, host_tools/sim/plate.py) scaled by the drawn edge_scale."""
     from host_tools.sim import worlds
     p = draw["plate"]
     spec = {"model": "slab", "plate": {"mu_r": p["mu_r"], "t_mm": p["t_mm"]}, "magnet": "ndfeb",
-            "heights": HEIGHT_RANGE_MM, "about": "family draw of game %d" % seed}
+            "heights": HEIGHT_RANGE_MM, "edge_scale": p["edge_scale"],
+            "about": "family draw of game %d: mu_r %.0f, t %.3f mm, edge term x %.2f"
+                     % (seed, p["mu_r"], p["t_mm"], p["edge_scale"])}
     return worlds.World("family-%d" % seed, spec)
 
 
-def game_worlds(seed, channels):
-    """(the drawn World the game is simulated in, the named world the mat's
-    calibration picks for it, the draw)."""
-    draw = draw_game(seed, channels)
-    calib = calibrated_world(draw["plate"], random.Random("family-diag-%d" % int(seed)))
-    return world_of(draw, seed), calib, draw
+def _card_half(board):
+    card = board.get("card") or {}
+    return float(card.get("w", 62.0)) / 2.0, float(card.get("h", 88.0)) / 2.0
+
+
+class Game:
+    """What the family fixes for game `seed` on `board`: the drawn world
+    the game is simulated in (`world`), the named world the mat's
+    calibration picks (`calib`: the detector's kernels), whether the plate
+    is far from it (`far`), the sensor settings and every Bakugan's magnet."""
+
+    def __init__(self, board, seed):
+        self.seed = int(seed)
+        self.card_half = _card_half(board)
+        self.draw = draw_game(seed, len(board["sensors"]), (), self.card_half)
+        self.calib = calibrated_world(self.draw["plate"], random.Random("family-diag-%d" % self.seed))
+        self.far = plate_far(self.draw["plate"], self.calib)
+        self._world = None
+
+    @property
+    def world(self):
+        if self._world is None:
+            self._world = world_of(self.draw, self.seed)
+        return self._world
+
+    def bakugan(self, bid):
+        return bakugan_draw(self.seed, bid, self.card_half)
+
+    def lesson_at(self, bid):
+        """Where Bakugan bid's lesson is put down (mm from the card's middle), None: the middle."""
+        return self.bakugan(bid)["lesson_xy_mm"]
+
+    def settings(self, board):
+        """The sensor model's settings (host_tools/sim/world.py SensorModel)."""
+        d = self.draw
+        return {"noise": float(board["sensor"]["noise_counts_rms"]) * d["noise_factor"],
+                "spikes": d["spike_rate"], "channels": d["channels"]}
+
+    def apply(self, sc, board):
+        """Put the draws into scenario sc: every Bakugan of its header gets
+        its drawn magnet, the sensor model the drawn channels and noise."""
+        for pl in (sc.header or {}).get("players", ()):
+            for b in pl.get("bakugan", ()):
+                d = self.bakugan(b["id"])
+                sc.bakugan.setdefault(b["id"], {}).update(
+                    {"moment": d["moment"], "height": d["height"], "tilt": d["tilt_deg"]})
+        sc.settings.update(self.settings(board))
+        return sc

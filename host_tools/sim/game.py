@@ -22,6 +22,10 @@ DEFAULTS = {
     # `bakumat register` and the phone's teach box ask (a hand's aim; None:
     # anywhere on the card, as a throw stops)
     "lesson_spot": 10.0,
+    # a function of a Bakugan's id giving where its lesson is put down (mm
+    # from the card's middle), None for lesson_spot's (the family of worlds,
+    # host_tools/sim/family.py: a child's aim)
+    "lesson_at": None,
     "long_idle": 0.04,  # chance per turn of a 20..90 s pause (Bakugan left standing)
     "miss": 0.12,  # chance a throw rolls across and off
     "bounce": 0.05,  # chance a throw bounces off a card (a miss too)
@@ -178,8 +182,11 @@ class GameGen:
                 self.t += int(rng.uniform(300, 800))
                 self.control({"ev": "register", "bakugan": b["id"], "zone": z})
                 self.t += int(rng.uniform(600, 1500))
-                self.act("place", bakugan=b["id"], zone=z, pos=self.pos(self.opts["lesson_spot"]), tilt=None,
-                         side=None, speed=None)
+                pos = self.pos(self.opts["lesson_spot"])   # drawn in any case: the game's stream stays the same
+                at = self.opts.get("lesson_at")
+                if at is not None and at(b["id"]) is not None:
+                    pos = tuple(at(b["id"]))
+                self.act("place", bakugan=b["id"], zone=z, pos=pos, tilt=None, side=None, speed=None)
                 self.t += int(rng.uniform(800, 2000))
                 self.act("remove", zone=None, bakugan=b["id"])
                 self.t += int(rng.uniform(400, 900))
@@ -343,7 +350,7 @@ def idle_frames(board, seconds, seed=0, settings=None):
 
 def random_game(seed, board, header=None, **options):
     """A Scenario for a random official game on `board` (dict or name).
-    options override DEFAULTS (register, lesson_spot, long_idle, miss, bounce, ability,
+    options override DEFAULTS (register, lesson_spot, lesson_at, long_idle, miss, bounce, ability,
     max_throws; None: until the game ends). The scenario carries the header as `sc.header`."""
     from host_tools import boards
     if isinstance(board, str):

@@ -258,9 +258,20 @@ class SensorModel:
         self.maxc = int(s["max_counts"])
         self.cpm = float(s["counts_per_mT"])
         sigma = float(settings.get("noise", s["noise_counts_rms"]))
-        self.gain = [self.cpm * (1.0 + rng.gauss(0.0, settings.get("gain_spread", 0.04))) for _ in range(self.n)]
-        self.offset = [float(s["zero_counts"]) + rng.gauss(0.0, settings.get("offset_spread", 20.0))
-                       for _ in range(self.n)]
+        chans = settings.get("channels")
+        self.rate = None   # counts per ms of each channel's own steady drift (the family's), or None
+        if chans is not None:
+            # every channel's gain, offset and drift rate given (host_tools/sim/family.py draws them)
+            if len(chans) != self.n:
+                raise _worlds.WorldError("the sensor settings give %d channels; board %r has %d"
+                                         % (len(chans), board["name"], self.n))
+            self.gain = [self.cpm * float(c["gain"]) for c in chans]
+            self.offset = [float(s["zero_counts"]) + float(c["offset_mT"]) * self.cpm for c in chans]
+            self.rate = [float(c["drift_mT_per_min"]) * self.cpm / 60000.0 for c in chans]
+        else:
+            self.gain = [self.cpm * (1.0 + rng.gauss(0.0, settings.get("gain_spread", 0.04))) for _ in range(self.n)]
+            self.offset = [float(s["zero_counts"]) + rng.gauss(0.0, settings.get("offset_spread", 20.0))
+                           for _ in range(self.n)]
         drift = settings.get("drift", 1.0)
         self.common_amp = drift * rng.uniform(6.0, 20.0)
         self.common_period = rng.uniform(300.0, 1200.0) * 1000.0
@@ -289,6 +300,8 @@ class SensorModel:
 
     def base(self, t):
         c = self.common_amp * math.sin(2.0 * math.pi * t / self.common_period + self.common_phase)
+        if self.rate is not None:
+            return [int(round(o + c + w + r * t)) for o, w, r in zip(self.offset, self.walk, self.rate)]
         return [int(round(o + c + w)) for o, w in zip(self.offset, self.walk)]
 
     def step_drift(self, dt_ms):
@@ -301,12 +314,15 @@ class SensorModel:
 # ------------------------------------------------------------------ result
 
 class SimResult:
-    def __init__(self, board, frames, controls, truth, props):
+    def __init__(self, board, frames, controls, truth, props, clipped=None):
         self.board = board
         self.frames = frames
         self.controls = controls
         self.truth = truth
         self.bakugan = props  # id -> the magnet properties used
+        # channel -> [[t_first, t_last] ms] of the runs of frames where a
+        # magnet drove it to 0 or max_counts
+        self.clipped = clipped or {}
 
     def raw_lines(self, header):
         """Raw log v1 lines (strings without newline): header, then frames and
@@ -403,8 +419,11 @@ class _Builder:
             pose = ph.pose(t)
             z = self.geo.zone_at(pose[0], pose[1]) if self.geo.on_mat(pose[0], pose[1]) else None
             if z is not None and z != zone:
-                self.truth.append({"t": int(t), "ev": "roll", "zone": z, "bakugan": bid,
-                                   "x": round(pose[0], 1), "y": round(pose[1], 1)})
+                tr = {"t": int(t), "ev": "roll", "zone": z, "bakugan": bid, "x": round(pose[0], 1),
+                      "y": round(pose[1], 1)}
+                if z in self.cards_at(t):
+                    tr["card"] = True   # the zone it enters has a card lying there
+                self.truth.append(tr)
             zone = z
             xy = pose
             t += 5
@@ -412,6 +431,22 @@ class _Builder:
             self.truth.append({"t": int(t1), "ev": "roll", "zone": None, "bakugan": bid,
                                "x": round(xy[0], 1), "y": round(xy[1], 1)})
         return zone
+
+    def cards_crossed(self, ph, target):
+        """Zones other than `target` whose card the rolling ball of phase ph
+        passed over (sampled every 5 ms)."""
+        out = set()
+        t = ph.t0
+        hw = self.geo.card_w / 2.0
+        hh = self.geo.card_h / 2.0
+        while t < ph.t1:
+            x, y = ph.xy(t)
+            for zi in self.cards_at(t):
+                cx, cy = self.geo.centres[zi]
+                if zi != target and abs(x - cx) <= hw and abs(y - cy) <= hh:
+                    out.add(zi)
+            t += 5
+        return sorted(out)
 
     def new_obj(self, bid):
         o = Obj(bid, self.bprops(bid))
@@ -493,6 +528,8 @@ class _Builder:
                                           "add `gate ...` or `card on zone %d` first)" % (k, z, z))
             x, y = self.landing_point(z, a["pos"], line)
             stand = self.stand_pose(bid, x, y, a.get("tilt"))
+            others = sorted(s.bid for s in self.standing.values() if s.zone == z)
+            crossed = ()
             o = self.new_obj(bid)
             p = o.props
             if k == "throw":
@@ -508,6 +545,7 @@ class _Builder:
                 roll = Roll(t_arrive - T, p0, (x, y), v0, v1, d0, p["polarity"], self.geo, self.cards_at)
                 o.phases.append(roll)
                 self.transit_truth(bid, roll, roll.t0, roll.t1)
+                crossed = self.cards_crossed(roll, z)
                 start = roll.pose(roll.t1 - 1e-6)
                 o.phases.append(Tween(t_arrive, t, start, stand, ease=0.7))
             else:
@@ -520,6 +558,10 @@ class _Builder:
             o.zone = z
             self.standing[bid] = o
             tr = {"t": t, "ev": "open", "zone": z, "bakugan": bid, "x": round(x, 1), "y": round(y, 1)}
+            if crossed:
+                tr["crossed"] = crossed   # a throw that rolled over these zones' cards first
+            if others:
+                tr["on"] = others         # Bakugan already standing on the zone (a battle's second)
             if self.lessons.get(z) == bid:
                 tr["lesson"] = True  # the registration placement: the pipeline learns, the referee never sees it
                 del self.lessons[z]
@@ -637,7 +679,8 @@ class _Builder:
         out = Roll(b.t1, (x + ux * dist, y + uy * dist), (x + ux * (dist + 60.0), y + uy * (dist + 60.0)),
                    0.6, 0.6, d, p["polarity"], geo, self.cards_at, lift=(0.0, AIR_MM + 20.0), spin=spin)
         o.phases.append(out)
-        self.truth.append({"t": int(t), "ev": "roll", "zone": z, "bakugan": bid, "x": round(x, 1), "y": round(y, 1)})
+        self.truth.append({"t": int(t), "ev": "roll", "zone": z, "bakugan": bid, "x": round(x, 1), "y": round(y, 1),
+                           "card": True})
         self.truth.append({"t": int(out.t1), "ev": "roll", "zone": None, "bakugan": bid,
                            "x": round(x, 1), "y": round(y, 1)})
 
@@ -654,7 +697,7 @@ def run(board, sc, seed=0, header=None, world=None):
         header = getattr(sc, "header", None)
     b, end = _build(board, sc, rng, header, world)
     frames = _render(board, b, rng, sc.settings, end)
-    return SimResult(board, frames, b.controls, b.truth, b.props)
+    return SimResult(board, frames, b.controls, b.truth, b.props, b.clipped)
 
 
 def run_stable(board, sc, seed=0, header=None, world=None, until=0):
@@ -673,7 +716,7 @@ def run_stable(board, sc, seed=0, header=None, world=None, until=0):
     # gives the same demo as before
     b, end = _build(board, sc, random.Random("demo-build:%s" % (seed,)), header, world)
     frames = _render(board, b, random.Random("demo-render:%s" % (seed,)), sc.settings, max(end, until))
-    return SimResult(board, frames, b.controls, b.truth, b.props)
+    return SimResult(board, frames, b.controls, b.truth, b.props, b.clipped)
 
 
 def _build(board, sc, rng, header, world):
@@ -725,6 +768,7 @@ def _render(board, b, rng, settings, end_ms):
     static_key = None
     static_acc = {}
     static_pairs = []
+    clipped = []   # (t, channel) of every clipped reading
 
     world = geo.world
     if world.computed:
@@ -829,12 +873,33 @@ def _render(board, b, rng, settings, end_ms):
                 pairs = [(i, int(math.floor(v + 0.5))) for i, v in acc.items()]
             for i, v in pairs:
                 c = counts[i] + v
-                counts[i] = maxc if c > maxc else (0 if c < 0 else c)
+                if c > maxc:
+                    counts[i] = maxc
+                    clipped.append((t, i))
+                elif c < 0:
+                    counts[i] = 0
+                    clipped.append((t, i))
+                else:
+                    counts[i] = c
         if fault_now:
             for ch, v in fault_now.items():
                 counts[ch] = v
         frames.append((t, counts))
+    b.clipped = _runs(clipped, 2500.0 / rate)
     return frames
+
+
+def _runs(clipped, gap_ms):
+    """{channel: [[t_first, t_last]]} of (t, channel) readings, a run
+    broken by a gap longer than gap_ms."""
+    out = {}
+    for t, i in clipped:
+        r = out.setdefault(i, [])
+        if r and t - r[-1][1] <= gap_ms:
+            r[-1][1] = t
+        else:
+            r.append([t, t])
+    return out
 
 
 def idle_frames(board, seconds, seed=0, settings=None):

@@ -151,6 +151,8 @@ class World:
         self.moment_scale = FERRITE_SHARE if self.magnet == "ferrite" else 1.0
         self.heights = tuple(spec["heights"])
         self.alike = spec.get("alike")   # the one magnet every Bakugan has, or None
+        # the finite plate's term times this (a family world's drawn edge leak); None: as computed
+        self.edge_scale = spec.get("edge_scale")
         self.about = spec["about"]
         self._kernel = None
         self._plate_terms = {}
@@ -204,7 +206,8 @@ class World:
         bz = 3.0 * (mr * sc + uz * sd) - uz * sa
         b = K_MT * m * np.stack([bx, by, bz], axis=-1)
         if over_plate and self.plate is not None and plate_centre is not None and not sz:
-            b = b + self.plate_term(card_top).field(m, pose, sx, sy, plate_centre)
+            term = self.plate_term(card_top).field(m, pose, sx, sy, plate_centre)
+            b = b + (term if self.edge_scale is None else self.edge_scale * term)
         return b
 
 

@@ -48,6 +48,15 @@ theirs still standing on the zone, the last they opened there, is the
 other one named (the question's `alt`); a wrong name asked about with
 another runner-up stays wrong.
 
+`--worlds family,mu300-t0.2,...`: each world in turn, one table at the end.
+`family` plays every game in its own draw of the family of worlds
+(host_tools/sim/family.py: plate, edge term, noise, channel gains, offsets
+and drift, every Bakugan's magnet, height, tilt and lesson spot), the mat
+sensing with the kernel table of the named world its simulated `diag plate`
+picks; the named worlds are rows beside it. Beside the table: the errors
+(misses, false landings, wrong names) by physical situation
+(host_tools/sim/situations.py), per world and corpus.
+
 Matching: a sensed `land` matches the earliest unmatched true opening on the
 same zone with -500 ms <= t_sensed - t_open <= 1000 ms (a decision may come
 while the Bakugan is still settling).

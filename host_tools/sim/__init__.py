@@ -10,7 +10,10 @@ control events and ground truth out.
     res.controls    # control events (gate, miss, ability, resolve, choose, register) with "t"
     res.truth       # [{"t", "ev": "open"|"leave"|"roll", "zone", "bakugan", "x", "y"}], time order;
                     # an open that answers a `register` has "lesson": True (not a throw);
-                    # roll: each zone a ball crosses without opening, zone None when it leaves the mat
+                    # roll: each zone a ball crosses without opening, zone None when it leaves the mat,
+                    # "card": True when that zone has a card; an open has "crossed" (the zones whose
+                    # cards its throw rolled over) and "on" (the Bakugan already standing there) if any
+    res.clipped     # {channel: [[t_first, t_last]]}: runs of frames a magnet drove it to 0 or max_counts
     res.raw_lines(header)   # raw log v1 lines
     res = sim.run_stable(board, sc, seed, header, until=ms)  # a growing game: the frames
                     # already played stay the same (the live demo renders as it goes)

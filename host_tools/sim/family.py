@@ -8,7 +8,11 @@ detector measured in it cannot lean on one exact world:
   the finite plate's edge term scaled 0-1, the noise 1-1.5x the declared
   figure, per-channel gains +-7 %, offsets, a drift rate and rare spikes;
 - per Bakugan: magnet moment 0.01-0.07 A m^2, standing height 2-6 mm, tilt
-  0-20 degrees, lesson spots anywhere on the card at least 9 mm from its edge.
+  0-20 degrees (each landing adds a few), its lesson in the card's middle
+  (half the Bakugan) or anywhere on the card at least 9 mm from its edge.
+`Game` carries one game's draw into a scenario and the World it is simulated
+in (the drawn plate's exact slab, its finite plate's term scaled by the
+drawn edge share); bench_sensing.simulate plays `--worlds family` with it.
 The mat never gets the drawn plate: `calibrated_world` simulates
 `bakumat diag plate` (the share one sensor sees under a Bakugan, with its
 measurement error) and returns the named world that calibration would pick,

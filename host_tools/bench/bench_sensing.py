@@ -479,14 +479,23 @@ def corpus(board, games, seed0, params=None, progress=None, jobs=1, detection=Fa
 
 
 def idle(board, hours, seed, params=None):
-    """False landings (and any event) on an empty mat for `hours`."""
+    """False landings (and any event) on an empty mat for `hours`. In the
+    family (board "family"), the noise at the family's highest factor (the
+    pessimistic end of its range; no magnet, so the plate and the gains do
+    not matter, and its drift rate is a game's, not hours')."""
     from host_tools import sim
     fwpath.ensure()
     from sense.pipeline import Pipeline
+    settings = None
+    if board.get("family"):
+        from host_tools.sim import family
+        settings = {"noise": float(board["sensor"]["noise_counts_rms"]) * family.NOISE_FACTOR_RANGE[1]}
+        board = dict(board)
+        board.pop("family")
     events = []
     p = Pipeline(board, events.append, params=params)
     feed = p.feed
-    for t, v in sim.idle_frames(board, int(hours * 3600), seed=seed):
+    for t, v in sim.idle_frames(board, int(hours * 3600), seed=seed, settings=settings):
         feed(v, t)
     return events
 
@@ -863,7 +872,7 @@ def all_worlds(board, names, args, out=sys.stdout):
     for wi, wname in enumerate(names):
         if wname == "family":
             # each game in its own draw of the family (simulate); the idle
-            # mat runs in the nominal world (no magnet: only the noise differs)
+            # mat in the nominal world at the family's highest noise (idle)
             os.environ["BAKUMAT_WORLD"] = worlds.nominal(board) or worlds.NOMINAL
             b = dict(with_detector(dict(board, world=os.environ["BAKUMAT_WORLD"]), args.detector), family=True)
         else:

@@ -30,3 +30,21 @@ def test_bench_prints_the_family_row_and_the_situations_table():
     assert situ[("mu300-t0.2", "development", "lesson off-centre")][0] == 0
     assert situ[("mu300-t0.2", "development", "plate far")][0] == 0
     assert "plate far = the game's plate letting through more than 1.25 times" in r.stdout
+
+
+def test_the_family_idle_mat_runs_at_the_familys_highest_noise(monkeypatch):
+    from host_tools import boards, sim
+    from host_tools.bench import bench_sensing as bs
+    from host_tools.sim import family
+    seen = []
+    real = sim.idle_frames
+
+    def spy(board, seconds, seed=0, settings=None):
+        seen.append(settings)
+        return real(board, seconds, seed, settings)
+    monkeypatch.setattr(sim, "idle_frames", spy)
+    b = boards.offered("amr2")
+    bs.idle(bs.with_detector(dict(b, world="mu300-t0.2")), 0.0005, 1)
+    bs.idle(dict(bs.with_detector(dict(b, world="mu300-t0.2")), family=True), 0.0005, 1)
+    assert seen[0] is None
+    assert seen[1] == {"noise": b["sensor"]["noise_counts_rms"] * family.NOISE_FACTOR_RANGE[1]}

@@ -17,6 +17,10 @@ aims at a class rather than a seed. A landing (a true opening) is in:
 - `plate far`: the game's plate far from the world its calibration picked
   (family.plate_far: straight-under shares more than FAR_SHARE apart; only
   in the family of worlds);
+- `moment off-range`, `height off-range`: the Bakugan's magnet moment, or
+  its standing height, outside the range the mat file declares ("magnet":
+  moment_Am2, above_card_mm), which the detector's model assumes (truth
+  "m", "h" of the opening);
 - `none`: none of these.
 A false landing (a sensed land matching no opening) is put in the same
 classes by what happened near it: a ball rolling onto a card on its zone
@@ -29,7 +33,8 @@ import math
 
 from host_tools.sim import game as _game
 
-NAMES = ("over card", "second", "lift", "lesson off-centre", "taught off-centre", "clipped", "plate far", "none")
+NAMES = ("over card", "second", "lift", "lesson off-centre", "taught off-centre", "clipped", "plate far",
+         "moment off-range", "height off-range", "none")
 LIFT_BEFORE_MS = 1500
 LIFT_AFTER_MS = 500
 REACH_MM = 100.0
@@ -77,6 +82,9 @@ class Situations:
         self.chans = _zone_channels(board)
         self.clipped = getattr(res, "clipped", None) or {}
         self.far = far
+        mag = board.get("magnet") or {}
+        self.moments = tuple(mag.get("moment_Am2") or (0.0, 1e9))
+        self.heights = tuple(mag.get("above_card_mm") or (0.0, 1e9))
         spot = _game.DEFAULTS["lesson_spot"] if lesson_spot is None else lesson_spot
         truth = res.truth
         self.leaves = [e for e in truth if e["ev"] == "leave"]
@@ -111,7 +119,17 @@ class Situations:
             s.add("clipped")
         if self.far:
             s.add("plate far")
+        s |= self.magnet(o)
         return s or {"none"}
+
+    def magnet(self, o):
+        """The magnet classes of open o (its truth "m" and "h")."""
+        s = set()
+        if "m" in o and not self.moments[0] <= o["m"] <= self.moments[1]:
+            s.add("moment off-range")
+        if "h" in o and not self.heights[0] <= o["h"] <= self.heights[1]:
+            s.add("height off-range")
+        return s
 
     def of_false(self, land):
         s = set()
@@ -136,6 +154,8 @@ class Situations:
             s.add("clipped")
         if self.far:
             s.add("plate far")
+        for st in here:
+            s |= self.magnet(st[4])
         return s or {"none"}
 
 

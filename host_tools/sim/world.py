@@ -558,6 +558,9 @@ class _Builder:
             o.zone = z
             self.standing[bid] = o
             tr = {"t": t, "ev": "open", "zone": z, "bakugan": bid, "x": round(x, 1), "y": round(y, 1)}
+            # the magnet as it stands: its moment (after the world's magnet scale) and height above the card
+            tr["m"] = round(p["moment"] * self.geo.world.moment_scale, 5)
+            tr["h"] = round(stand[2] - self.geo.card_top, 2)
             if crossed:
                 tr["crossed"] = crossed   # a throw that rolled over these zones' cards first
             if others:

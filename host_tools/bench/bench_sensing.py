@@ -852,8 +852,8 @@ SITUATIONS_NOTE = (
     " lesson put down outside the +-10 mm box register asks for; taught off-centre = the later landings of a"
     " Bakugan so taught; clipped = a channel of the zone at 0 or max counts from 0.5 s before to 1 s after;"
     " plate far = the game's plate letting through more than 1.25 times, or less than 1/1.25 of, what its"
-    " calibrated world's plate does straight under a magnet (the family only); moment / height off-range = the"
-    " Bakugan's magnet moment / standing height outside the mat file's declared range; false landings are put"
+    " calibrated world's plate does straight under a magnet (the family only); moment below / above range, height"
+    " off-range = the Bakugan's magnet moment / standing height outside the mat file's declared range; false landings are put"
     " down to what happened on their zone up to 1.5 s before\n")
 
 

@@ -17,8 +17,9 @@ aims at a class rather than a seed. A landing (a true opening) is in:
 - `plate far`: the game's plate far from the world its calibration picked
   (family.plate_far: straight-under shares more than FAR_SHARE apart; only
   in the family of worlds);
-- `moment off-range`, `height off-range`: the Bakugan's magnet moment, or
-  its standing height, outside the range the mat file declares ("magnet":
+- `moment below range`, `moment above range`, `height off-range`: the
+  Bakugan's magnet moment below or above, or its standing height outside,
+  the range the mat file declares ("magnet":
   moment_Am2, above_card_mm), which the detector's model assumes (truth
   "m", "h" of the opening);
 - `none`: none of these.
@@ -34,7 +35,7 @@ import math
 from host_tools.sim import game as _game
 
 NAMES = ("over card", "second", "lift", "lesson off-centre", "taught off-centre", "clipped", "plate far",
-         "moment off-range", "height off-range", "none")
+         "moment below range", "moment above range", "height off-range", "none")
 LIFT_BEFORE_MS = 1500
 LIFT_AFTER_MS = 500
 REACH_MM = 100.0
@@ -125,8 +126,10 @@ class Situations:
     def magnet(self, o):
         """The magnet classes of open o (its truth "m" and "h")."""
         s = set()
-        if "m" in o and not self.moments[0] <= o["m"] <= self.moments[1]:
-            s.add("moment off-range")
+        if "m" in o and o["m"] < self.moments[0]:
+            s.add("moment below range")
+        if "m" in o and o["m"] > self.moments[1]:
+            s.add("moment above range")
         if "h" in o and not self.heights[0] <= o["h"] <= self.heights[1]:
             s.add("height off-range")
         return s

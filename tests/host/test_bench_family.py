@@ -22,7 +22,7 @@ def test_bench_prints_the_family_row_and_the_situations_table():
     for world in ("family", "mu300-t0.2"):
         for corpus in ("development", "held-out"):
             for k in ("over card", "second", "lift", "lesson off-centre", "taught off-centre", "clipped",
-                      "plate far", "moment off-range", "height off-range", "none", "all"):
+                      "plate far", "moment below range", "moment above range", "height off-range", "none", "all"):
                 assert (world, corpus, k) in situ
             n, missed, named, wrong, false = situ[(world, corpus, "all")]
             assert n > 5 and missed <= n and wrong <= named <= n

@@ -148,7 +148,7 @@ def test_situation_tags_appear_for_a_game_made_to_have_them(amr2):
     got = sit.of(throw)
     assert {"over card", "second", "lift", "taught off-centre", "clipped", "plate far"} <= got
     # drago's magnet (70 mA m^2, 2 mm) is outside what the mat file declares; gorem's is inside
-    assert {"moment off-range", "height off-range"} <= got and throw["m"] == 0.07 and throw["h"] == 2.0
+    assert {"moment above range", "height off-range"} <= got and throw["m"] == 0.07 and throw["h"] == 2.0
     assert sit.of(gorem) == {"plate far"}
     plain = situations.Situations(amr2, res, far=False)
     assert plain.of(gorem) == {"none"}

@@ -41,7 +41,8 @@ BUS_REFERENCE = "esp32s3_devkitc1_lis2"
 # build"). The virtual board and `deploy` onto it accept the retired boards.
 VBOARD_DEFAULT = "esp32_devkitc"
 # Boards and mats that cannot work (hardware/retired.md has the figures): no
-# command offers or accepts them; logs recorded on them still replay and draw.
+# command lists them, `offered` refuses them; the virtual board and deploy onto
+# it still take them (VBOARD_DEFAULT), and logs recorded on them still replay.
 RETIRED = {
     "esp32s3_devkitc1": "the Hall mat cannot see a Bakugan through a gate card's steel plate "
                         "(worst-spot signal-to-noise 0.04-1.3 in every computed world)",

@@ -27,9 +27,9 @@ footer{color:#777;font-size:.85em;margin-top:2em}
 
 def game_outputs(path):
     """(header, the referee's output events as dicts) of the game in `path`."""
-    from host_tools.logs.logfile import kind_of, read_lines
+    from host_tools.logs.logfile import log_kind, read_lines
     lines = read_lines(path)
-    kind = kind_of(lines)
+    kind = log_kind(lines, path)
     out = io.StringIO()
     if kind == "raw":
         from host_tools.logs import rawlog, rawreplay
@@ -38,12 +38,10 @@ def game_outputs(path):
             header = next(obj for _, k, obj in rawlog.iter_raw(lines[:1]) if k == "header")[0]
         except (StopIteration, rawlog.RawLogError) as e:
             raise UserError("%s: %s" % (path, e))
-    elif kind == "events":
+    else:
         from host_tools.logs.eventreplay import replay_events
         game = replay_events(lines, path, True, out)
         header = game.header
-    else:
-        raise UserError("%s: not a BakuMat log (an event log or a raw sensor log)" % path)
     return header, [json.loads(x) for x in out.getvalue().splitlines() if x.strip()]
 
 

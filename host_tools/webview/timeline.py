@@ -260,14 +260,10 @@ def _sensed_text(ev):
 def load(path, board_name=None):
     """Timeline for a log file of either kind."""
     from host_tools import boards
-    from host_tools.logs.logfile import kind_of, read_lines
+    from host_tools.logs.logfile import log_kind, read_lines
     lines = read_lines(path)
-    kind = kind_of(lines)
-    if kind == "raw":
+    if log_kind(lines, path) == "raw":
         return raw_timeline(path)
-    if kind != "events":
-        raise UserError("%s: not a BakuMat log (the first line must be a header with \"bakumat\": \"events\" or \"raw\")"
-                        % path)
     return event_timeline(lines, path, boards.load(board_name or default_board()))
 
 

@@ -277,8 +277,17 @@ class Words:
             return ""
         return _PART.sub(part, tpl)
 
+    # an event no template knows still names players and cards as every
+    # other line does (not "player 0", "p1-gate2")
+    _FIELD_KINDS = {"player": "who", "players": "who", "owner": "who", "winner": "who", "by": "who",
+                    "gate": "gate", "card": "card", "ability": "card", "at": "stamp"}
+
     def _plain_event(self, ev):
-        fields = ", ".join("%s %s" % (a, plain(ev[a])) for a in ev if a not in ("ev", "t"))
+        def said(a):
+            kind = self._FIELD_KINDS.get(a)
+            s = self.kind(kind, ev[a], ev) if kind else None
+            return plain(ev[a]) if s is None else s
+        fields = ", ".join("%s %s" % (a, said(a)) for a in ev if a not in ("ev", "t"))
         k = plain(ev.get("ev"))
         return "%s: %s" % (k, fields) if fields else k
 

@@ -1,6 +1,7 @@
 """`bakumat replay` on good and bad event logs, as a user runs it."""
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -38,6 +39,9 @@ def test_sample_transcript_and_json():
 def test_demo_sample_runs():
     r = bakumat("demo", "--sample")
     assert r.returncode == 0 and "WINS" in r.stdout
+    # its transcript and mat drawings name players and cards as a player does
+    odd = re.findall(r".*(?:\bp\d+-(?:gate|card)\d+\b|\bplayer \d\b).*", r.stdout)
+    assert not odd, odd
 
 
 def write(tmp_path, lines, end="\n"):

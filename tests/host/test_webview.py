@@ -404,6 +404,9 @@ def test_demo_human_plays_their_whole_side():
     assert re.search(r"%s plays %s's card \d" % (re.escape(human), re.escape(human)), text)
     # no page was mentioned: there is none without --view
     assert "click it on the page" not in text
+    # one name per player and per card everywhere: never the engine's ids or numbers
+    assert not re.search(r"\bp\d+-(gate|card)\d+\b|\bplayer \d\b", text), re.findall(
+        r".*(?:\bp\d+-(?:gate|card)\d+\b|\bplayer \d\b).*", text)
 
 
 # ------------------------------------------------------------------ live link

@@ -2,8 +2,8 @@
 view speaks of players by name, gates and abilities by name and effect,
 never in JSON or internal ids, tells a correction and the end plainly."""
 import json
-import re
 import os
+import re
 
 from host_tools import fwpath
 from host_tools.words import Words, stamp
@@ -58,6 +58,9 @@ def test_times_never_go_back_and_unknown_events_have_no_json():
     assert w.line({"ev": "turn", "t": 4000, "player": 1}).startswith("00:05  ")
     text = w.game({"ev": "novelty", "player": 0, "what": {"a": 1}})
     assert "{" not in text and "novelty" in text
+    # and they name players, cards and times as every other line does
+    text = w.game({"ev": "novelty", "player": 1, "gate": "p0-gate2", "card": "p1-card0", "at": 65000})
+    assert text == "novelty: player Runo, gate Dan's gate 3, card Runo's card 1, at 01:05", text
 
 
 def test_one_game_clock_in_minutes_and_seconds():

@@ -97,6 +97,10 @@ PHRASES = {
         "nullify_gate": "cancels the gate card",
         "nullify": "cancels the opponent's ability",
     },
+    # the kind of a field of an event no template knows, so that it still
+    # names players, cards and times as every other line does
+    "fields": {"player": "who", "players": "who", "owner": "who", "winner": "who", "by": "who",
+               "gate": "gate", "card": "card", "ability": "card", "at": "stamp"},
     # field values said in words ("*": any other value)
     "maps": {
         "undone": {"land": "landing", "gate": "gate card", "ability": "ability", "miss": "miss"},
@@ -277,14 +281,9 @@ class Words:
             return ""
         return _PART.sub(part, tpl)
 
-    # an event no template knows still names players and cards as every
-    # other line does (not "player 0", "p1-gate2")
-    _FIELD_KINDS = {"player": "who", "players": "who", "owner": "who", "winner": "who", "by": "who",
-                    "gate": "gate", "card": "card", "ability": "card", "at": "stamp"}
-
     def _plain_event(self, ev):
         def said(a):
-            kind = self._FIELD_KINDS.get(a)
+            kind = PHRASES["fields"].get(a)
             s = self.kind(kind, ev[a], ev) if kind else None
             return plain(ev[a]) if s is None else s
         fields = ", ".join("%s %s" % (a, said(a)) for a in ev if a not in ("ev", "t"))

@@ -180,6 +180,17 @@ var BakuMat = (function () {
     "nullify_gate": "cancels the gate card",
     "opp_g": "opponent {v:signed} G"
    },
+   "fields": {
+    "ability": "card",
+    "at": "stamp",
+    "by": "who",
+    "card": "card",
+    "gate": "gate",
+    "owner": "who",
+    "player": "who",
+    "players": "who",
+    "winner": "who"
+   },
    "game": {
     "ability": "{player:who} plays {card:card}",
     "back": "{bakugan} goes back to {player:who}'s launch point[ ({reason})]",
@@ -364,7 +375,7 @@ var BakuMat = (function () {
     }
     function plainEvent(ev) {
       var f = Object.keys(ev).filter(function (a) { return a !== "ev" && a !== "t"; })
-        .map(function (a) { return a + " " + plain(ev[a]); }).join(", ");
+        .map(function (a) { var k = PHRASES.fields[a], s = k ? kind(k, ev[a], ev) : null; return a + " " + (s === null ? plain(ev[a]) : s); }).join(", ");
       return f ? plain(ev.ev) + ": " + f : plain(ev.ev);
     }
     function game(ev) {

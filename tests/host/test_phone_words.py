@@ -178,5 +178,5 @@ def test_the_rarer_sentences_read_the_same(phone):
     assert host[0].endswith("gate dan-gold turned over: aquos -20, pyrus +50")
     assert host[2].endswith("the mat learnt drago on zone 0; can't tell it from serpenoid: if one player has both, swap one")
     assert host[3].endswith("the mat learnt tigrerra on zone 3")
-    assert host[6] == "00:00  novelty: player 0, what a none, b 1, 2, ok yes"
+    assert host[6] == "00:00  novelty: player Dan, what a none, b 1, 2, ok yes"
     assert host[-1].endswith("game over: no winner (1-1)")

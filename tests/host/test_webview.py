@@ -193,7 +193,7 @@ def test_page_is_small_offline_and_gzips():
     phone = page(("phone.html", "phone.js", "mat.js", "mat.css"))
     print("\nweb: %d files, %d bytes (%d gzipped); laptop page %d bytes (%d gz); board's phone page %d bytes (%d gz)"
           % (len(files), total, gz, laptop[0], laptop[1], phone[0], phone[1]))
-    assert laptop[0] < 34000 and laptop[1] < 12000
+    assert laptop[0] < 34500 and laptop[1] < 12000      # (34.2 KB since an unknown event names players and cards)
     # (the board sends its files as they are, streamed in chunks: 20.6 KB
     # since the phone teaches Bakugan, 20.0 before; 30.8 KB since the page
     # says events in host_tools/words.py's words (its phrase table and field

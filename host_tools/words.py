@@ -34,7 +34,7 @@ PHRASES = {
     # and the page's `learnt`
     "game": {
         "placed": "{player:who} places {gate:gate} on zone {zone}",
-        "turn": "-- {player:who}'s turn",
+        "turn": "{player:who}'s turn",
         "stand": "{player:who} opens {bakugan} on zone {zone}",
         # a `stand` fed again by the mat's own amend (an `undo` of the
         # landing and the new landing at the same time, on the same zone)
@@ -44,7 +44,7 @@ PHRASES = {
         "reveal": "{gate:gate} turned over: {bonus:bonus}",
         "ability": "{player:who} plays {card:card}",
         "battle": "battle on zone {zone}: {attacker:side} against {defender:side}: {winner} wins",
-        "capture": "{player:who} captures {gate:gate} from zone {zone}[ ({reason})]",
+        "capture": "{player:who} captures {gate:gate} from zone {zone}[ ({reason:how})]",
         "choice": "{player:who} stands twice on zone {zone}: take the gate or move {bakugan}",
         "reuse": "{player:who} takes back {bakugan} from the used pile",
         "move": "{bakugan} moves from zone {from} to zone {to}",
@@ -68,7 +68,9 @@ PHRASES = {
         "pass": "{player:who} plays no item in this battle",
         "prize": "{player:who} takes item card {card}",
         "reject": "not allowed ({input:input}): {reason}",
-        "undo": "takes back the last {undone:undone}[ (from {at:stamp})]",
+        # the referee takes a step back: asked by the mat itself (a landing
+        # it misread) or by a player (`undo`, BACK held)
+        "undo": "the referee takes back the last {undone:undone}[ (the one at {at:stamp})]",
         "win": "*** {player:who} WINS ***[ ({reason})]",
         "stalemate": "the game is over without a winner[: {reason}]",
         "end": "game over: {winner:end}",
@@ -95,11 +97,18 @@ PHRASES = {
         "nullify_gate": "cancels the gate card",
         "nullify": "cancels the opponent's ability",
     },
+    # the kind of a field of an event no template knows, so that it still
+    # names players, cards and times as every other line does
+    "fields": {"player": "who", "players": "who", "owner": "who", "winner": "who", "by": "who",
+               "gate": "gate", "card": "card", "ability": "card", "at": "stamp"},
     # field values said in words ("*": any other value)
     "maps": {
         "undone": {"land": "landing", "gate": "gate card", "ability": "ability", "miss": "miss"},
         "pick": {"fight": "fights", "*": "stays"},
         "picked": {"fight": "fight", "*": "stay"},
+        # why a gate card is captured (the referee's `reason`)
+        "how": {"battle": "won the battle", "double": "stood on it twice", "take": "chose to take it",
+                "unopposed": "nobody fought for it"},
     },
 }
 
@@ -109,8 +118,12 @@ _HOLE = re.compile(r"\{(\w+)(?::(\w+))?\}")
 
 
 def stamp(t):
-    t = int(t or 0)
-    return "%4d.%03ds" % (t // 1000, t % 1000)
+    """The game clock as players read it: mm:ss (h:mm:ss past an hour) of
+    the referee's time stamps, the one clock every view shows."""
+    s = int(t or 0) // 1000
+    if s >= 3600:
+        return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
+    return "%02d:%02d" % (s // 60, s % 60)
 
 
 def _signed(v):
@@ -162,10 +175,17 @@ class Words:
         return plain(p)
 
     def gate(self, gid):
+        """A gate card in a sentence: "Dan's gate 3" (a card with no name of
+        its own, numbered from 1 in its owner's deck) or "gate dan-gold"."""
+        m = _GEN_ID.match(gid if type(gid) is str else "")
+        return self.gate_name(gid) if m else "gate %s" % plain(gid)
+
+    def gate_name(self, gid):
+        """A gate card where a column already says it is one: its name."""
         m = _GEN_ID.match(gid if type(gid) is str else "")
         if m:
             return "%s's %s %d" % (self.who(int(m.group(1))), m.group(2), int(m.group(3)) + 1)
-        return "gate %s" % plain(gid)
+        return plain(gid)
 
     def card(self, cid):
         m = _GEN_ID.match(cid if type(cid) is str else "")
@@ -262,7 +282,11 @@ class Words:
         return _PART.sub(part, tpl)
 
     def _plain_event(self, ev):
-        fields = ", ".join("%s %s" % (a, plain(ev[a])) for a in ev if a not in ("ev", "t"))
+        def said(a):
+            kind = PHRASES["fields"].get(a)
+            s = self.kind(kind, ev[a], ev) if kind else None
+            return plain(ev[a]) if s is None else s
+        fields = ", ".join("%s %s" % (a, said(a)) for a in ev if a not in ("ev", "t"))
         k = plain(ev.get("ev"))
         return "%s: %s" % (k, fields) if fields else k
 

@@ -56,7 +56,7 @@ def test_nothing_is_printed_after_end(mode):
         assert kinds.count("end") == 1 and kinds[-1] == "end", (mode, seed, kinds[-6:])
         text = io.StringIO()
         replay_events(gamegen.to_lines(hdr, events).splitlines(keepends=True), "game.ndjson", False, text)
-        assert text.getvalue().splitlines()[-1].split("s  ", 1)[1].startswith("game over"), (mode, seed)
+        assert text.getvalue().splitlines()[-1].split("  ", 1)[1].startswith("game over"), (mode, seed)
         # the journal refuses each later input (False), with no output
         lines = []
         j = Journal(hdr, lines.append)

@@ -21,8 +21,8 @@ identified every landing right.
 Magnets. The mat tells Bakugan apart by one signed number (polarity times
 strength); the simulator's landings of one magnet spread about +-15 % around
 its mean (the spot on the card), so only magnets far apart are told apart
-reliably (docs/sensing-pipeline.md: "the mat could ask the players to
-register only distinguishable sets"): 3 strengths per polarity, each
+reliably (docs/sensing-pipeline.md, "Lessons": the mat tells the players
+which of their Bakugan it cannot tell apart): 3 strengths per polarity, each
 1.5-1.67 times the next (0.020, 0.033, 0.050 A*m^2, a 3 x 2 mm to a 6 x 2 mm
 disc, 2.6 mm above the card: levels of about 24, 40 and 61 counts, each
 landing within about 10 %; the simulator's default range is 0.015-0.040). Identification chooses among the Bakugan the referee expects (the current

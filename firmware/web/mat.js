@@ -101,7 +101,8 @@ var BakuMat = (function () {
         o.g.setAttribute("data-bakugan", bk.join(" "));
         el("rect", {x: z.x + 5, y: z.y + 12, width: z.w - 10, height: z.h - 17, rx: 2, "class": "card", stroke: oc, fill: oc}, dyn);
         el("text", {x: cx, y: z.y + 21, "class": "gname"}, dyn, info.gate);
-        for (var a in gf.bonus) bl.push(a.slice(0, 3) + (gf.bonus[a] < 0 ? "" : "+") + gf.bonus[a]);
+        // whole names, as the words say them
+        for (var a in gf.bonus) bl.push(a + " " + (gf.bonus[a] < 0 ? "" : "+") + gf.bonus[a]);
         el("text", {x: cx, y: z.y + z.h - 8, "class": "bonus"}, dyn, bl.join(" "));
         bk.forEach(function (b, j) {
           var bf = f.bak[b] || {}, n = bk.length, x = cx + (j - (n - 1) / 2) * (z.w / n), y = z.y + z.h / 2, r = n > 1 ? 11 : 14;
@@ -179,11 +180,22 @@ var BakuMat = (function () {
     "nullify_gate": "cancels the gate card",
     "opp_g": "opponent {v:signed} G"
    },
+   "fields": {
+    "ability": "card",
+    "at": "stamp",
+    "by": "who",
+    "card": "card",
+    "gate": "gate",
+    "owner": "who",
+    "player": "who",
+    "players": "who",
+    "winner": "who"
+   },
    "game": {
     "ability": "{player:who} plays {card:card}",
     "back": "{bakugan} goes back to {player:who}'s launch point[ ({reason})]",
     "battle": "battle on zone {zone}: {attacker:side} against {defender:side}: {winner} wins",
-    "capture": "{player:who} captures {gate:gate} from zone {zone}[ ({reason})]",
+    "capture": "{player:who} captures {gate:gate} from zone {zone}[ ({reason:how})]",
     "choice": "{player:who} stands twice on zone {zone}: take the gate or move {bakugan}",
     "clash": "BATTLE on zone {zone}: {attacker} attacks {defender}",
     "corrected": "{player:who} opens {bakugan} on zone {zone} (the mat corrected: {bakugan}, not {was})",
@@ -214,12 +226,18 @@ var BakuMat = (function () {
     "stalemate": "the game is over without a winner[: {reason}]",
     "stand": "{player:who} opens {bakugan} on zone {zone}",
     "trap": "{player:who} opens trap {trap} on {bakugan}: [attribute becomes {attr}|{g:signed} G]",
-    "turn": "-- {player:who}'s turn",
-    "undo": "takes back the last {undone:undone}[ (from {at:stamp})]",
+    "turn": "{player:who}'s turn",
+    "undo": "the referee takes back the last {undone:undone}[ (the one at {at:stamp})]",
     "void": "{what} {id} is out of play[ ({reason})]",
     "win": "*** {player:who} WINS ***[ ({reason})]"
    },
    "maps": {
+    "how": {
+     "battle": "won the battle",
+     "double": "stood on it twice",
+     "take": "chose to take it",
+     "unopposed": "nobody fought for it"
+    },
     "pick": {
      "*": "stays",
      "fight": "fights"
@@ -252,7 +270,12 @@ var BakuMat = (function () {
   var GEN_ID = /^p(\d+)-(gate|card)(\d+)$/, HOLE = /\{(\w+)(?::(\w+))?\}/g, PART = /\[([^\[\]]*)\]|\{(\w+)(?::(\w+))?\}/g;
 
   function pad(n, w, c) { n = String(n); while (n.length < w) n = c + n; return n; }
-  function stamp(t) { t = Math.floor(t || 0); return pad(Math.floor(t / 1000), 4, " ") + "." + pad(t % 1000, 3, "0") + "s"; }
+  // the game clock, mm:ss: stamp() in words.py
+  function stamp(t) {
+    var s = Math.floor(Math.floor(t || 0) / 1000);
+    if (s >= 3600) return Math.floor(s / 3600) + ":" + pad(Math.floor(s / 60) % 60, 2, "0") + ":" + pad(s % 60, 2, "0");
+    return pad(Math.floor(s / 60), 2, "0") + ":" + pad(s % 60, 2, "0");
+  }
   function signed(v) { return (v < 0 ? "-" : "+") + Math.abs(v); }
   function isInt(v) { return typeof v === "number" && Math.floor(v) === v; }
   function present(v) {
@@ -352,7 +375,7 @@ var BakuMat = (function () {
     }
     function plainEvent(ev) {
       var f = Object.keys(ev).filter(function (a) { return a !== "ev" && a !== "t"; })
-        .map(function (a) { return a + " " + plain(ev[a]); }).join(", ");
+        .map(function (a) { var k = PHRASES.fields[a], s = k ? kind(k, ev[a], ev) : null; return a + " " + (s === null ? plain(ev[a]) : s); }).join(", ");
       return f ? plain(ev.ev) + ": " + f : plain(ev.ev);
     }
     function game(ev) {
@@ -383,5 +406,5 @@ var BakuMat = (function () {
     return {game: game, line: line, who: who, endLine: endLine, effectText: effectText};
   }
 
-  return {mat: mat, panel: panel, facts: facts, status: status, words: words, ATTR: ATTR, pcol: pcol};
+  return {mat: mat, panel: panel, facts: facts, status: status, words: words, stamp: stamp, ATTR: ATTR, pcol: pcol};
 })();

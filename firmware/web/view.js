@@ -40,7 +40,7 @@
   function go(i) {
     cur = Math.max(0, Math.min(steps.length - 1, i));
     $("scrub").value = cur;
-    $("pos").textContent = "step " + cur + "/" + (steps.length - 1) + "  t=" + (steps[cur].t / 1000).toFixed(1) + "s";
+    $("pos").textContent = "step " + cur + "/" + (steps.length - 1) + "  " + BakuMat.stamp(steps[cur].t);
     var items = $("events").children;
     for (var k = 0; k < items.length; k++) {
       var s = +items[k].getAttribute("data-step");
@@ -68,7 +68,7 @@
       if (e.key === "ArrowLeft") go(cur - 1);
       if (e.key === "ArrowRight") go(cur + 1);
     });
-    go(steps.length - 1);
+    go(0);      // a log opens where the game starts; the slider, arrows and keys go on from there
   }
 
   /* ---- live: poll GET api/state?since=N ---- */

@@ -40,7 +40,7 @@ from host_tools.bench import chiptime
 
 CHIP = 0         # chiptime.CHIPS[0]: the reference board's ESP32-S3 @ 240 MHz
 PERIOD_MS = 20
-# The quiet tick on the S3 (`bakumat bench runtime`, session 10, one run): the
+# The quiet tick on the S3 (`bakumat bench runtime`, one run): the
 # Hall board 8.7 ms; the amr2 board 15.0 ms with its I2C bus alone (44 ms
 # with the 430 us a call micropython PR #8718 measured on an S2: then every
 # tick overruns; chiptime.I2C_CALL_US). The bus-alone figure is the least

@@ -138,7 +138,10 @@ def load(name):
         return board
     if name in _mat_names():
         return load_mat(name)
-    raise BoardError("unknown board %r (known: %s)" % (name, ", ".join(names()) or "none"))
+    folders = [n for n in names() if n in _board_folders()]
+    mats = [n for n in names() if n not in folders]
+    raise BoardError("unknown board %r (boards: %s; bare mats, for the simulator: %s)"
+                     % (name, ", ".join(folders) or "none", ", ".join(mats) or "none"))
 
 
 def load_mat(mat_name):

@@ -22,10 +22,16 @@ def add_arguments(parser):
 def run(args):
     action = getattr(args, "action", None)
     if action == "list":
+        rows = []
         for n in boards.names():
             b = boards.load(n)
             kind = "board (mat %s)" % b["mat"] if "wiring" in b else "bare mat"
-            print("%-20s %-28s %d zones, %d sensors, %s Hz" % (n, kind, len(b["zones"]), len(b["sensors"]), _num(b["rate_hz"])))
+            rows.append(("wiring" not in b, n, kind, "%d zones" % len(b["zones"]),
+                         "%d sensors" % len(b["sensors"]), "%s Hz" % _num(b["rate_hz"])))
+        rows.sort()     # boards first, then the bare mats (the simulator's)
+        widths = [max(len(r[i]) for r in rows) for i in range(1, 6)]
+        for r in rows:
+            print("  ".join(c.ljust(w) for c, w in zip(r[1:], widths)).rstrip())
         return 0
     if action != "show":
         raise UserError("expected an action: `bakumat board show NAME [--json]` or `bakumat board list`")

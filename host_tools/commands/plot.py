@@ -92,12 +92,11 @@ def plot(timeline, output, zones=None, t_from=None, t_to=None):
 
 
 def run(args):
-    from host_tools.logs.logfile import kind_of, read_lines
+    from host_tools.logs.logfile import log_kind, read_lines
     from host_tools.webview.timeline import raw_timeline
-    kind = kind_of(read_lines(args.raw))
-    if kind != "raw":
-        raise UserError("%s: not a raw sensor log (%s); bakumat plot draws sensor traces"
-                        % (args.raw, "an event log has no sensor data" if kind == "events" else "unknown format"))
+    if log_kind(read_lines(args.raw), args.raw) != "raw":
+        raise UserError("%s: not a raw sensor log (an event log has no sensor data); bakumat plot draws sensor traces"
+                        % args.raw)
     tl = raw_timeline(args.raw)
     zones = plot(tl, args.output, args.zone, args.t_from, args.t_to)
     print("wrote %s (zones %s)" % (args.output, ", ".join(str(z) for z in zones)))

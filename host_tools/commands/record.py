@@ -151,6 +151,18 @@ def _restore_sigterm(old):
         signal.signal(signal.SIGTERM, old)
 
 
+def gaps_said(lost, board_lost):
+    """What the frames missing from the log mean, as the summary's last words:
+    `lost` in transit, `board_lost` the board could not send (None: it did
+    not say). The board's own referee saw every frame; only the log, and so
+    a replay of it, misses them."""
+    if lost + (board_lost or 0) == 0:
+        return ": the log is complete" if board_lost is not None else \
+            " (the board did not say how many it could not send)"
+    return (": the game on the board is not affected (its referee saw every frame), but the log misses "
+            "these, so a replay may read those moments differently")
+
+
 def run(args):
     header = None
     if args.game:
@@ -303,10 +315,11 @@ def run(args):
             err.write("the board rejected %s: %s\n" % (json.dumps(c), why))
         secs = time.monotonic() - start
         rate = bl.rx_bytes / max(0.001, secs)
+        said = gaps_said(bl.link.lost, board_lost0)
         bar.close("recorded %d frames and %d control events in %.1f s to %s; link %.0f B/s (%.1f%% of 921600 baud);"
-                  " %d frames lost in transit, %s dropped by the board"
+                  " %d frames lost in transit, %s the board could not send (its link was full)%s"
                   % (w.frames, w.controls, secs, args.file, rate, 100.0 * rate * 10 / 921600, bl.link.lost,
-                     board_lost0 if board_lost0 is not None else "?"))
+                     board_lost0 if board_lost0 is not None else "?", said))
         if w.frames == 0:
             raise UserError("no raw frames came from the board: is its scan running? (`bakumat diag info`)")
     if args.events:

@@ -123,7 +123,7 @@ def run(args):
             if not r.get("ok", True):
                 raise UserError("the board refused to learn %s: %s" % (b, r.get("why")))
             # the middle: a lesson read there is the best signature (the
-            # fitted moment's spread, docs/sensing-pipeline.md "Session 14")
+            # fitted moment's spread, docs/sensing-pipeline.md "Lessons")
             err.write("%s: put a gate card on zone %d and open %s on it, in the card's middle\n" % (b, z, b))
             got = wait_for(bl, lambda t, body: t == "mat" and body.get("ev") == "land" and body.get("zone") == z,
                            args.timeout)

@@ -11,7 +11,7 @@ import sys
 
 from host_tools.errors import UserError
 from host_tools.logs.eventreplay import replay_events
-from host_tools.logs.logfile import kind_of, read_lines
+from host_tools.logs.logfile import log_kind, read_lines
 
 
 def add_arguments(p):
@@ -27,7 +27,7 @@ def add_arguments(p):
 
 def run(args):
     lines = read_lines(args.log)
-    kind = kind_of(lines)
+    kind = log_kind(lines, args.log)
     if args.zone is not None and not args.why:
         raise UserError("--zone goes with --why")
     if kind == "raw":
@@ -35,7 +35,7 @@ def run(args):
         mode = "why" if args.why else ("sensed" if args.sensed else ("json" if args.json else "transcript"))
         return rawreplay.replay_raw(args.log, mode, zone=args.zone)
     if args.sensed or args.why:
-        raise UserError("%s: --%s needs a raw sensor log; this is %s" % (
-            args.log, "sensed" if args.sensed else "why", "an event log" if kind == "events" else "not a BakuMat log"))
+        raise UserError("%s: --%s needs a raw sensor log; this is an event log" % (
+            args.log, "sensed" if args.sensed else "why"))
     replay_events(lines, args.log, args.json, sys.stdout)
     return 0

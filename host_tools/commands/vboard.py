@@ -46,7 +46,7 @@ Commands:
   app        leave maintenance mode: the board reboots and the app runs again
   hang       hang the sensor bus (the watchdog resets the board); unhang: undo
   leds       the LED strip now (RGB per LED)
-  status     board time, boots, resets
+  status     the game clock (mm:ss), boots, resets
   help       this text
   quit       stop the virtual board (also Ctrl-C or Ctrl-D)"""
 
@@ -154,14 +154,17 @@ def console_line(vb, live, cmd):
     if cmd == "leds":
         return _leds(vb)
     if cmd == "status":
-        return "board time %.1f s, boots %d, resets %s" % (vb.vnow / 1000.0, vb.boots,
-                                                          ", ".join("%s at %.1f s" % (c, t / 1000.0)
-                                                                    for t, c in vb.resets) or "none")
+        from host_tools.words import stamp
+        return "game clock %s, boots %d, resets %s" % (stamp(vb.vnow), vb.boots,
+                                                       ", ".join("%s at %s" % (c, stamp(t))
+                                                                 for t, c in vb.resets) or "none")
     try:
         done = live.add(cmd)
     except sim.ScenarioError as e:
         # (the simulator's own clock in its message is not the board's: a console line happens now)
-        return "not done: %s (help lists what the console takes)" % re.sub(r" at -?\d+\.\d+ ?s\b", "", e.msg)
+        # nor is the scenario file's list of actions (idle, wait, gap: not console lines)
+        msg = re.sub(r" \(expected one of: [^)]*\)", "", re.sub(r" at -?\d+\.\d+ ?s\b", "", e.msg))
+        return "not done: %s (help lists what the console takes)" % msg
     if done is None:
         return "nothing to do"
     words = done.describe()

@@ -272,12 +272,12 @@ class Terminal:
         """Print what happened since the last call."""
         for ev in self.mat.take_sensed():
             if ev["ev"] == "land" and not ev.get("learned"):
-                self.write("           sensors: %s opened on zone %s" % (ev.get("bakugan") or "an unknown Bakugan",
+                self.write("       sensors: %s opened on zone %s" % (ev.get("bakugan") or "an unknown Bakugan",
                                                                           ev["zone"]))
             elif ev["ev"] == "land":
-                self.write("           sensors: learnt %s on zone %s" % (ev["bakugan"], ev["zone"]))
+                self.write("       sensors: learnt %s on zone %s" % (ev["bakugan"], ev["zone"]))
             elif ev["ev"] == "fault":
-                self.write("           sensors: FAULT on channel %s (%s)" % (ev["ch"], ev["kind"]))
+                self.write("       sensors: FAULT on channel %s (%s)" % (ev["ch"], ev["kind"]))
         with self.mat.lock:
             new = self.mat.events_after(self.seen)
             if new:
@@ -369,16 +369,25 @@ def _human_generator(rng, board, header, opts, ask, tell):
     which abilities are played in a battle. ask(gen, prompt, bid) -> a zone
     id, None (a miss) or a line of text; tell(text) prints."""
     from host_tools.sim import game as sgame
-    from host_tools.words import Words, effect_text
+    from host_tools.words import Words
     words = Words(header)
+
+    own_gates = [x["id"] for x in header["players"][HUMAN].get("gates") or ()]
+
+    def card_of(text, deck, left):
+        """A card typed by its number (the N of "Dan's gate N", as every
+        output names it) or its id; None when it names none of `left`."""
+        if text.isdigit() and 1 <= int(text) <= len(deck):
+            text = deck[int(text) - 1]
+        return text if text in left else None
 
     def help_text(gen, bid=None, battle=False):
         g = gen.g
         lines = []
         if battle:
             cards = [c for c in g.abil_ids[HUMAN] if c not in g.used_abil[HUMAN]]
-            lines.append("  ability CARD   play an ability card: %s" % (", ".join(
-                "%s (%s)" % (c, effect_text(words.effects.get(c) or {})) for c in cards) or "none left"))
+            lines.append("  ability N      play ability card N: %s" % (", ".join(
+                words.card(c) for c in cards) or "none left"))
             lines.append("  ok             the battle is over (the mat works out the winner)")
         else:
             hand = g.gates_in_hand(HUMAN)
@@ -390,9 +399,9 @@ def _human_generator(rng, board, header, opts, ask, tell):
                 lines.append("  m              a miss (the ball flies off the mat)")
             if hand and (bid is None or (g.placed == 0 and g.phase == 1)):
                 bonus = dict((x["id"], x.get("bonus") or {}) for x in header["players"][HUMAN].get("gates") or ())
-                lines.append("  gate CARD ZONE put a gate card down, CARD its number or id: %s" % ", ".join(
-                    "%d %s (%s)" % (i + 1, x, ", ".join("%s %+d" % kv for kv in sorted(bonus.get(x, {}).items()))
-                                    or "no bonus") for i, x in enumerate(hand)))
+                lines.append("  gate N ZONE    put gate card N down: %s" % ", ".join(
+                    "%s (%s)" % (words.gate(x), ", ".join("%s %+d" % kv for kv in sorted(bonus.get(x, {}).items()))
+                                 or "no bonus") for x in hand))
         lines.append("  help           this list")
         return "\n".join(lines)
 
@@ -406,11 +415,10 @@ def _human_generator(rng, board, header, opts, ask, tell):
                 return False
             gid = hand[0]
             if len(parts) == 2:
-                gid = parts[0]
-                if gid.isdigit() and 1 <= int(gid) <= len(hand):
-                    gid = hand[int(gid) - 1]        # its number in the hand, as help lists them
+                gid = card_of(parts[0], own_gates, hand)
             if not parts or not parts[-1].isdigit() or gid not in hand:
-                tell("not understood: gate CARD ZONE, CARD 1..%d or one of %s" % (len(hand), ", ".join(hand)))
+                tell("not understood: gate N ZONE, N one of your gate cards in hand: %s"
+                     % ", ".join(words.gate(x) for x in hand))
                 return False
             z = int(parts[-1])
             if z in self.cards or z not in self.grid:
@@ -428,7 +436,8 @@ def _human_generator(rng, board, header, opts, ask, tell):
             if p != HUMAN:
                 return sgame.GameGen.place_gate(self, p)
             while True:
-                a = ask(self, "place a gate card: type ZONE (your first card) or CARD ZONE; help lists them", None)
+                a = ask(self, "place a gate card: type ZONE (your first card) or N ZONE (gate card N); help lists them",
+                        None)
                 if a is None or a is EOF:
                     return sgame.GameGen.place_gate(self, p)   # no answer: the first card, where the mat suggests
                 if a == "help":
@@ -449,18 +458,18 @@ def _human_generator(rng, board, header, opts, ask, tell):
         def _abilities(self):
             g = self.g
             while True:
-                a = ask(self, "battle on zone %s: ability CARD to play one, ok when the battle is over; help"
+                a = ask(self, "battle on zone %s: ability N to play card N, ok when the battle is over; help"
                         % g.battle[0], None)
                 if a is None or a is EOF or a in ("ok", "o", ""):
                     return
                 if a == "help":
                     tell(help_text(self, battle=True))
                     continue
-                card = str(a).split()[-1]
                 left = [c for c in g.abil_ids[HUMAN] if c not in g.used_abil[HUMAN]]
+                card = card_of(str(a).split()[-1], g.abil_ids[HUMAN], left)
                 if card not in left:
                     tell("not understood: %r; your ability cards left: %s (ok: the battle is over)"
-                         % (str(a), ", ".join(left) or "none"))
+                         % (str(a), ", ".join(words.card(c) for c in left) or "none"))
                     continue
                 self.t += int(self.rng.uniform(500, 1000))
                 if sgame.GameGen.control(self, {"ev": "ability", "player": HUMAN, "card": card}):
@@ -575,7 +584,7 @@ def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_b
         header.get("mode", "official"), board["name"], board.get("mat", board["name"]), board.get("world"),
         "kernel fit" if board.get("kernels") else "sheet level", seed, speed,
         "the micropython binary (virtual board)" if firmware == "micropython" else "CPython",
-        "" if players == "random" else "; you are %s (player 1)" % names[HUMAN]))
+        "" if players == "random" else "; you are %s" % names[HUMAN]))
     for i, p in enumerate(header["players"]):
         term.write("  %s: %s" % (p["name"], ", ".join("%s (%s, %d G)" % (b["id"], b["attr"], b["g"])
                                                       for b in p["bakugan"])))

@@ -25,6 +25,7 @@ board's referee ends the game itself, they stop (MatOver).
 import json
 
 from host_tools.sim import game as sgame
+from host_tools.words import Words, plain
 
 TRIES = 6  # rounds of corrections before the players give up
 LOOK_AGAIN_MS = 800  # the mat may still be deciding: look again this much later
@@ -48,8 +49,11 @@ def canon(view):
     return json.dumps(json.loads(json.dumps(view)), sort_keys=True)
 
 
-def describe(board_view, table_view):
-    """What differs between the mat's view and the players' (short text)."""
+def describe(board_view, table_view, words=None):
+    """What differs between the mat's view and the players' (short text,
+    in the mat's words: host_tools/words.py)."""
+    from host_tools.words import Words
+    w = words or Words()
     if board_view is None:
         return "the board has no game"
     bv = json.loads(board_view)
@@ -57,18 +61,28 @@ def describe(board_view, table_view):
     out = []
     bz = bv.get("zones") or {}
     tz = tv.get("zones") or {}
+
+    def gate(x):
+        return w.gate(x) if x else "no gate card"
+
+    def baks(x):
+        return " and ".join(x or ()) or "nothing"
     for z in sorted(set(bz) | set(tz), key=int):
         b = bz.get(z) or {}
         t = tz.get(z) or {}
         if b.get("gate") != t.get("gate"):
-            out.append("zone %s: gate %s on the mat, %s on the table" % (z, b.get("gate") or "none",
-                                                                        t.get("gate") or "none"))
+            out.append("on zone %s the mat has %s, the players put %s" % (z, gate(b.get("gate")),
+                                                                         gate(t.get("gate"))))
         elif b.get("bakugan") != t.get("bakugan"):
-            out.append("zone %s: %s on the mat, %s on the table" % (
-                z, ", ".join(b.get("bakugan") or ()) or "nothing", ", ".join(t.get("bakugan") or ()) or "nothing"))
+            out.append("on zone %s the mat has %s, the players have %s" % (z, baks(b.get("bakugan")),
+                                                                          baks(t.get("bakugan"))))
+    said = {"turn": lambda v: "%s's turn" % w.who(v) if v is not None else "nobody's turn",
+            "winner": lambda v: "%s won" % w.who(v) if v is not None else "no winner",
+            "captured": lambda v: "captures " + "-".join(str(len(c)) for c in v or ())}
     for k in ("phase", "turn", "captured", "battle", "choice", "winner"):
         if not out and bv.get(k) != tv.get(k):
-            out.append("%s: %s on the mat, %s on the table" % (k, json.dumps(bv.get(k)), json.dumps(tv.get(k))))
+            say = said.get(k, lambda v, k=k: "%s %s" % (k, plain(v)))
+            out.append("the mat has %s, the players %s" % (say(bv.get(k)), say(tv.get(k))))
     return "; ".join(out) or "the mat's state differs"
 
 
@@ -84,6 +98,7 @@ class WatchingGen(sgame.GameGen):
         self.mat = mat
         self.catch_up = catch_up
         self.say = say
+        self.words = Words(self.header)
         self.hist = [canon(self.g.view())]  # the players' view after each of their accepted events
         self.done = []  # their accepted events (what they did at the table)
         self.busy = False
@@ -131,7 +146,7 @@ class WatchingGen(sgame.GameGen):
             seen = self._board()
             if seen == target:
                 return
-            first = describe(seen, target)
+            first = describe(seen, target, self.words)
             for _ in range(TRIES):
                 seen = self._correct(seen, target)
                 target = self.hist[-1]  # a swap changes what the players did
@@ -139,7 +154,7 @@ class WatchingGen(sgame.GameGen):
                     self.say(self, "players: the mat agrees with the table again")
                     return
             raise GiveUp("after %d rounds of corrections the mat still disagrees with the table (%s; "
-                         "first seen: %s)" % (TRIES, describe(seen, target), first))
+                         "first seen: %s)" % (TRIES, describe(seen, target, self.words), first))
         finally:
             self.busy = False
 
@@ -160,7 +175,8 @@ class WatchingGen(sgame.GameGen):
         while k is None and undos < UNDOS:
             # the mat took something the players did not do: undo it
             self._note_misread(seen, target)
-            self.say(self, "players: the mat shows %s; undo (BACK held)" % describe(seen, target))
+            self.say(self, "players: %s; they undo the mat's last step (BACK held)"
+                     % describe(seen, target, self.words))
             self.act("control", ev={"ev": "undo"}, card=False)
             self.corrections["undo"] += 1
             undos += 1
@@ -172,7 +188,7 @@ class WatchingGen(sgame.GameGen):
         # the mat is behind: do again what it did not take
         for ev in self.done[k:]:
             if ev["ev"] != "land":
-                self.say(self, "players: the mat did not take %s; again" % _control_text(ev))
+                self.say(self, "players: the mat did not take %s; again" % _control_text(ev, self.words))
                 self.act("control", ev=dict(ev), card=False)
                 self.corrections["again"] += 1
                 self.t += int(rng.uniform(700, 1200))
@@ -250,5 +266,13 @@ class WatchingGen(sgame.GameGen):
         self.corrections["replace"] += 1
 
 
-def _control_text(ev):
-    return " ".join([ev["ev"]] + ["%s=%s" % (k, ev[k]) for k in sorted(ev) if k not in ("ev", "t", "by")])
+def _control_text(ev, words):
+    """A control the players give, in the mat's words ("Dan's gate 2 on zone 6")."""
+    k = ev.get("ev")
+    if k == "gate":
+        return "%s on zone %s" % (words.gate(ev.get("gate")), ev.get("zone"))
+    if k == "ability":
+        return words.card(ev.get("card"))
+    bits = [("by %s" % words.who(ev[f])) if f == "player" else "%s %s" % (f, plain(ev[f]))
+            for f in sorted(ev) if f not in ("ev", "t", "by")]
+    return " ".join([plain(k)] + bits)

@@ -188,6 +188,34 @@ def kind_of(lines):
     return None
 
 
+KINDS = ("events", "raw")
+
+
+def log_kind(lines, path):
+    """'events' or 'raw', from the header line of the log read from `path`;
+    otherwise the one UserError every command gives for a file that is not
+    a BakuMat log, naming why."""
+    first = next(((n, x) for n, x in enumerate(lines, 1) if x.strip()), None)
+    if first is None:
+        why = "the file is empty (no header line)"
+    else:
+        n, text = first
+        try:
+            obj = json.loads(text)
+        except RecursionError:
+            obj, why = None, "line %d: JSON nested too deep" % n
+        except ValueError as e:
+            obj, why = None, "line %d: not valid JSON (%s)" % (n, cut(str(getattr(e, "msg", e)), 80))
+        if isinstance(obj, dict) and obj.get("bakumat") in KINDS:
+            return obj["bakumat"]
+        if obj is not None:
+            why = "line %d: the header has no \"bakumat\" field" % n if not (
+                isinstance(obj, dict) and "bakumat" in obj) else "line %d: the header's \"bakumat\" is %s" % (
+                n, cut(json.dumps(obj["bakumat"]), 40))
+    raise UserError("%s: not a BakuMat log: %s (an event log's header says \"bakumat\": \"events\", "
+                    "a raw sensor log's \"raw\")" % (path, why))
+
+
 def text_lines(lines):
     """lines as a text stream (for readers that take a file object)."""
     return io.StringIO("".join(lines))

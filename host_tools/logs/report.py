@@ -27,9 +27,9 @@ footer{color:#777;font-size:.85em;margin-top:2em}
 
 def game_outputs(path):
     """(header, the referee's output events as dicts) of the game in `path`."""
-    from host_tools.logs.logfile import kind_of, read_lines
+    from host_tools.logs.logfile import log_kind, read_lines
     lines = read_lines(path)
-    kind = kind_of(lines)
+    kind = log_kind(lines, path)
     out = io.StringIO()
     if kind == "raw":
         from host_tools.logs import rawlog, rawreplay
@@ -38,12 +38,10 @@ def game_outputs(path):
             header = next(obj for _, k, obj in rawlog.iter_raw(lines[:1]) if k == "header")[0]
         except (StopIteration, rawlog.RawLogError) as e:
             raise UserError("%s: %s" % (path, e))
-    elif kind == "events":
+    else:
         from host_tools.logs.eventreplay import replay_events
         game = replay_events(lines, path, True, out)
         header = game.header
-    else:
-        raise UserError("%s: not a BakuMat log (an event log or a raw sensor log)" % path)
     return header, [json.loads(x) for x in out.getvalue().splitlines() if x.strip()]
 
 
@@ -85,15 +83,14 @@ def build(path, title=None):
            "<title>%s</title><style>%s</style></head><body>" % (name, CSS),
            "<h1>%s</h1>" % name,
            "<p>Mode %s%s</p>" % (_e(header.get("mode", "official")),
-                                 ", %s gates to win" % _e(header["target"]) if "target" in header else ""),
+                                 ", %s to win" % _e(_gates(header["target"])) if "target" in header else ""),
            "<p class=\"result\" id=\"result\">%s</p>" % _e(result)]
     # the players and their decks
     out.append("<h2>Players</h2><table id=\"players\"><tr><th>player</th><th>Bakugan</th><th>gate cards</th>"
                "<th>ability cards</th></tr>")
     for i, p in enumerate(players):
         baks = ", ".join("%s (%s, %s G)" % (b.get("id"), b.get("attr"), b.get("g")) for b in p.get("bakugan") or ())
-        gates = ", ".join("%s%s" % (w.gate(g.get("id"))[5:] if w.gate(g.get("id")).startswith("gate ") else
-                                    w.gate(g.get("id")),
+        gates = ", ".join("%s%s" % (w.gate_name(g.get("id")),
                                     " (%s)" % ", ".join("%s %+d" % (a, v) for a, v in sorted((g.get("bonus") or {})
                                                                                             .items()))
                                     if g.get("bonus") else "") for g in p.get("gates") or ())
@@ -130,7 +127,7 @@ def build(path, title=None):
     def capture_rows(c):
         return ["<tr><td>%s</td><td class=\"p%d\">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>"
                 % (_e(stamp(c.get("t")).strip()), (c.get("player") or 0) % 4, _e(w.who(c.get("player"))),
-                   _e(w.gate(c.get("gate"))), _e(c.get("zone")), _e(c.get("reason")))]
+                   _e(w.gate_name(c.get("gate"))), _e(c.get("zone")), _e(w.kind("how", c.get("reason"), c)))]
 
     _table(out, "Captures", [e for e in evs if e.get("ev") == "capture"], "No gate card was captured.",
            "<table id=\"captures\"><tr><th>time</th><th>player</th><th>gate card</th><th>zone</th>"
@@ -143,6 +140,10 @@ def build(path, title=None):
     out.append("<footer>Made by <code>bakumat report</code> from %s: the referee's decisions replayed from the "
                "log with the mat's own firmware.</footer></body></html>" % _e(_base(path)))
     return "\n".join(out) + "\n"
+
+
+def _gates(n):
+    return "1 gate card" if n == 1 else "%s gate cards" % n
 
 
 def _table(out, title, items, empty, table_head, rows_of):

@@ -33,11 +33,14 @@ def zone_lines(zone, view, lit=None, width=CELL_W - 2, names=None):
         head += " BATTLE"
     out = [head]
     if z:
-        out.append("gate %s" % z.get("gate"))
+        # the gate card and its owner by the names the transcript uses
+        # (host_tools/words.py): "Dan's gate 3", never its id p0-gate2
+        from host_tools.words import Words
+        w = Words(names=names or [])
+        if z.get("gate") is not None:
+            out.append(w.gate(z.get("gate")))
         if z.get("owner") is not None:
-            o = z.get("owner")
-            out.append("owner %s" % (names[o] if names and type(o) is int and 0 <= o < len(names)
-                                     else "player %d" % (o + 1) if type(o) is int else o))
+            out.append("owner %s" % w.who(z.get("owner")))
         for b in z.get("bakugan") or []:
             out.append("* " + str(b))
     return [_fit(line, width) for line in out]

@@ -43,6 +43,7 @@ import tty
 
 from host_tools import boards, fwpath, programs
 from host_tools.errors import UserError
+from host_tools.words import stamp
 
 HDR = struct.Struct("<BII")
 BOOT_MS = 300           # virtual time a (re)boot takes
@@ -867,10 +868,10 @@ class Applied:
                 what = "%s rolls across zones %s" % (a["bakugan"], ",".join(str(z) for z in a["zones"]))
             else:
                 what = "%s %s zone %d" % (a["bakugan"], what, a["zone"])
-            out.append("%s at board time %.2f s" % (what, a["t"] / 1000.0))
+            out.append("%s at %s" % (what, stamp(a["t"])))
         for e in self.truth:
             if e["ev"] == "open":
-                out.append("%s opens on zone %s at %.2f s" % (e["bakugan"], e["zone"], e["t"] / 1000.0))
+                out.append("%s opens on zone %s at %s" % (e["bakugan"], e["zone"], stamp(e["t"])))
         return out
 
 

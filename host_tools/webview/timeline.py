@@ -14,12 +14,19 @@ the moments it decided.
 from host_tools import fwpath
 from host_tools.errors import UserError
 from host_tools.webview.state import Tracker, board_json
+from host_tools.words import Words, stamp
 
 
-def _describe(ev):
+def _describe(ev, words=None):
+    """An input of the log as the page lists it: the game clock, then the
+    input with players by name and cards by the names the transcripts use
+    (host_tools/words.py), never an id or a zero-based player number."""
+    from host_tools.words import Words, plain
+    w = words or Words()
     kind = ev.get("ev")
-    rest = ", ".join("%s %s" % (k, ev[k]) for k in ev if k not in ("t", "ev"))
-    return "%7.3fs  %s%s" % (ev.get("t", 0) / 1000.0, kind, (": " + rest) if rest else "")
+    said = {"player": w.who, "gate": w.gate_name, "card": w.gate_name}
+    rest = ", ".join("%s %s" % (k, said.get(k, plain)(ev[k])) for k in ev if k not in ("t", "ev"))
+    return "%s  %s%s" % (stamp(ev.get("t", 0)), kind, (": " + rest) if rest else "")
 
 
 class Timeline:
@@ -31,6 +38,7 @@ class Timeline:
         self.header = header
         self.steps = []
         self.probe = None  # raw logs: trace.Probe
+        self.words = Words(header)
 
     def add(self, tracker, input_text, out_from, zone=None, source="input"):
         snap = tracker.snapshot()
@@ -82,7 +90,7 @@ def event_timeline(lines, path, board):
             mark = tr.seq
             tr.tick(t)
             tr.feed(obj)
-            tl.add(tr, _describe(obj), mark, obj.get("zone"))
+            tl.add(tr, _describe(obj, tl.words), mark, obj.get("zone"))
     except eventlog.LogError as e:
         raise UserError("%s: %s" % (path, e))
     except SetupError as e:
@@ -91,7 +99,7 @@ def event_timeline(lines, path, board):
         raise UserError("%s: empty log: no header" % path)
     mark = tr.seq
     tr.finish(t)
-    tl.add(tr, "%7.3fs  end of the log" % (t / 1000.0), mark)
+    tl.add(tr, "%s  end of the log" % stamp(t), mark)
     return tl
 
 
@@ -151,7 +159,7 @@ def raw_timeline(path):
                                 tr.fb.fault(probe.zone_of(ev["ch"]), True, t)
                         tr.after()
                         for ev in pending:
-                            tl.add(tr, "%7.3fs  sensed %s%s" % (ev["t"] / 1000.0, _sensed_text(ev), _waited(waits, ev)),
+                            tl.add(tr, "%s  sensed %s%s" % (stamp(ev["t"]), _sensed_text(ev), _waited(waits, ev)),
                                    mark, ev.get("zone", probe.zone_of(ev.get("ch"))), "sensed")
                             mark = tr.seq
                         del pending[:]
@@ -163,7 +171,7 @@ def raw_timeline(path):
                 tr.mark_input_zone(ev.get("zone"))
                 m.control(ev)
                 tr.after()
-                tl.add(tr, _describe(ev), mark, ev.get("zone"))
+                tl.add(tr, _describe(ev, tl.words), mark, ev.get("zone"))
     except rawlog.RawLogError as e:
         raise UserError("%s: %s" % (path, e))
     except UnicodeDecodeError as e:
@@ -176,18 +184,50 @@ def raw_timeline(path):
         raise UserError("%s: empty log: no header" % path)
     mark = tr.seq
     tr.finish(t)
-    tl.add(tr, "%7.3fs  end of the log" % (t / 1000.0), mark)
+    tl.add(tr, "%s  end of the log" % stamp(t), mark)
     return tl
 
 
 def _waited(waits, ev):
     """What the pipeline waited for before this decision, as `bakumat
     replay --why` tells it ("" when it did not)."""
-    from host_tools.logs.rawwhy import reasons
     ep = waits.take(ev.get("zone")) if waits is not None else None
     if ep is None:
         return ""
-    return ", after waiting %d ms: %s" % (ev["t"] - ep.t0, reasons(ep))
+    return ", after waiting %d ms: %s" % (ev["t"] - ep.t0, waits_in_words(ep))
+
+
+# what the sensing waited for, in a player's words (rawwhy.REASONS has the
+# long form with the pipeline's settings, for `replay --why`)
+WAIT_WORDS = {
+    "ambiguous": "not sure which Bakugan",
+    "mismatch": "like no Bakugan of the game",
+    "identity": "no Bakugan named yet",
+    "ramp": "maybe still opening",
+    "trend": "still moving",
+    "lesson": "learning the Bakugan",
+    "lift": "maybe being lifted",
+    "tail": "fading as a lifted Bakugan does",
+    "residue": "something left on the card",
+    "leave": "waiting for the zone to settle",
+    "unexplained": "a field nothing explains",
+}
+
+
+def waits_in_words(ep):
+    """An episode's waits, the most frequent first: "not sure which Bakugan
+    (8 frames; most likely tigrerra, 93%); still moving (1 frame)"."""
+    parts = []
+    for r in sorted(ep.order, key=lambda r: -ep.counts[r]):
+        n = ep.counts[r]
+        bits = ["%d frame%s" % (n, "" if n == 1 else "s")]
+        d = ep.detail.get(r)
+        if d is not None and r == "ambiguous":
+            bits.append("most likely %s, %.0f%%" % (d[0], 100.0 * d[1]))
+        elif d is not None and r == "mismatch":
+            bits.append("closest %s" % d[0])
+        parts.append("%s (%s)" % (WAIT_WORDS.get(r, r), "; ".join(bits)))
+    return "; ".join(parts)
 
 
 def _sensed_sink(pending, tr):
@@ -220,14 +260,10 @@ def _sensed_text(ev):
 def load(path, board_name=None):
     """Timeline for a log file of either kind."""
     from host_tools import boards
-    from host_tools.logs.logfile import kind_of, read_lines
+    from host_tools.logs.logfile import log_kind, read_lines
     lines = read_lines(path)
-    kind = kind_of(lines)
-    if kind == "raw":
+    if log_kind(lines, path) == "raw":
         return raw_timeline(path)
-    if kind != "events":
-        raise UserError("%s: not a BakuMat log (the first line must be a header with \"bakumat\": \"events\" or \"raw\")"
-                        % path)
     return event_timeline(lines, path, boards.load(board_name or default_board()))
 
 

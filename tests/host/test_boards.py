@@ -89,6 +89,21 @@ def test_show_unknown_board(capsys):
     assert cli.main(["board", "show", "nope"]) == 2
     err = capsys.readouterr().err
     assert "unknown board 'nope'" in err and boards.REFERENCE in err and "Traceback" not in err
+    # the bare mats are named as such, not as boards
+    listed = err.split("(boards: ", 1)[1].split("; bare mats")[0].split(", ")
+    assert boards.REFERENCE in listed and boards.REFERENCE_MAT not in listed, err
+    assert "bare mats, for the simulator: " in err and boards.REFERENCE_MAT in err.split("bare mats")[1], err
+
+
+def test_board_list_is_a_table_boards_first(capsys):
+    assert cli.main(["board", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [x.split()[0] for x in lines] and len(lines) == len(boards.names())
+    kinds = ["bare mat" in x for x in lines]
+    assert kinds == sorted(kinds), lines                    # every board before every bare mat
+    for col in ("board (mat", "zones", "sensors", "Hz"):    # each column starts at one place on every line
+        starts = {x.index(col) for x in lines if col in x}
+        assert len(starts) == 1, (col, lines)
 
 
 def test_board_folders_carry_wiring():

@@ -69,7 +69,8 @@ def test_players_correct_a_misreading_mat_and_the_board_declares_the_winner(monk
     real, read = mat.victim
     assert (real, read) in mat.reads, "the mat misread a landing"
     # the players saw it, held BACK, and the board's referee took the landing back
-    assert re.search(r"players: the mat shows zone \d+: .*%s.* on the mat.*; undo \(BACK held\)" % read, text)
+    assert re.search(r"players: on zone \d+ the mat has [^;]*%s[^;]*, the players have [^;]*; they undo the mat's "
+                     r"last step \(BACK held\)" % read, text)
     assert re.search(r'takes back the last landing', text), "the board's referee's own undo event"
     # the landing the mat did not hear: put down again
     assert re.search(r"players: the mat did not take \S+ on zone \d+; put it down again", text)
@@ -107,7 +108,7 @@ def test_players_give_up_on_a_mat_that_never_hears_a_landing(monkeypatch):
     assert text.count("put it down again") + text.count("down first") >= 2
     last = text.rstrip().splitlines()[-1]
     assert last.startswith("no winner (seed 2): the players gave up: after %d rounds of corrections the mat "
-                           "still disagrees with the table (zone " % demo_players.TRIES), last
+                           "still disagrees with the table (on zone " % demo_players.TRIES), last
     assert "*** " not in text
 
 

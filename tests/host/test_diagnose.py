@@ -123,7 +123,7 @@ def test_mat_drawing_shows_the_view(board):
     from host_tools.words import Words
     w = Words(names=["Dan", "Runo"])
     assert termmat.describe("game", {"ev": "capture", "player": 1, "gate": "g", "zone": 3,
-                                     "reason": "battle"}, w) == "Runo captures gate g from zone 3 (battle)"
+                                     "reason": "battle"}, w) == "Runo captures gate g from zone 3 (won the battle)"
     assert "FAULT" in termmat.describe("fault", {"ch": 17, "zone": 2, "kind": "dead"})
     # every sensed kind reads as what it is (an amended landing is not a leave)
     assert termmat.describe("mat", {"ev": "leave", "zone": 4, "bakugan": "drago"}, w) == \
@@ -133,4 +133,4 @@ def test_mat_drawing_shows_the_view(board):
         "mat", {"ev": "ident", "zone": 4, "bakugan": "tigrerra"}, w)
     assert "nothing landed on zone 4" in termmat.describe("mat", {"ev": "unland", "zone": 4, "bakugan": "drago"})
     assert termmat.describe("game", {"ev": "undo", "undone": "land", "at": 5}) == \
-        "takes back the last landing (from 0.005s)"
+        "the referee takes back the last landing (the one at 00:00)"

@@ -146,7 +146,7 @@ def test_a_corrected_game_reads_the_same_on_the_phone(phone):
     text = "\n".join(host)
     # what a player checks: the correction told, the undo in words, abilities by name, the end
     assert "(the mat corrected: %s, not %s)" % (now, was) in text
-    assert "takes back the last landing (from " in text
+    assert "the referee takes back the last landing (the one at " in text
     assert "Dan plays fire-wall (opponent -50 G)" in text
     assert host[-1].endswith("game over: " + words.Words(log[0]).end_line(out[-1]))
     assert "{" not in text and "p0-" not in text
@@ -178,5 +178,5 @@ def test_the_rarer_sentences_read_the_same(phone):
     assert host[0].endswith("gate dan-gold turned over: aquos -20, pyrus +50")
     assert host[2].endswith("the mat learnt drago on zone 0; can't tell it from serpenoid: if one player has both, swap one")
     assert host[3].endswith("the mat learnt tigrerra on zone 3")
-    assert host[6] == "   0.060s  novelty: player 0, what a none, b 1, 2, ok yes"
+    assert host[6] == "00:00  novelty: player Dan, what a none, b 1, 2, ok yes"
     assert host[-1].endswith("game over: no winner (1-1)")

@@ -1,6 +1,7 @@
 """`bakumat replay` on good and bad event logs, as a user runs it."""
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -38,6 +39,9 @@ def test_sample_transcript_and_json():
 def test_demo_sample_runs():
     r = bakumat("demo", "--sample")
     assert r.returncode == 0 and "WINS" in r.stdout
+    # its transcript and mat drawings name players and cards as a player does
+    odd = re.findall(r".*(?:\bp\d+-(?:gate|card)\d+\b|\bplayer \d\b).*", r.stdout)
+    assert not odd, odd
 
 
 def write(tmp_path, lines, end="\n"):
@@ -63,11 +67,11 @@ BAD = [
      "line 3: gate event: unknown gate card 'zzz'"),
     ("time backwards", lambda L: L[:3] + ['{"t": 5, "ev": "resolve"}'] + L[3:], "line 4: time goes backwards: t=5 after t=400"),
     ("newer version", lambda L: [header_line(version=2)] + L[1:], "line 1: log format version 2 is newer"),
-    ("not a log", lambda L: ['{"hello": 1}'] + L[1:], "line 1: not a BakuMat events log"),
+    ("not a log", lambda L: ['{"hello": 1}'] + L[1:], "not a BakuMat log: line 1: the header has no \"bakumat\" field"),
     ("bad header player", lambda L: [L[0].replace('"g": 450', '"g": "lots"')] + L[1:],
      "line 1: players[0].bakugan[0].g: expected an integer"),
     ("unknown mode", lambda L: [header_line(mode="chess")] + L[1:], "line 1: header.mode: unknown mode 'chess'"),
-    ("empty", lambda L: [], "empty log"),
+    ("empty", lambda L: [], "not a BakuMat log: the file is empty"),
 ]
 
 
@@ -157,3 +161,28 @@ def test_why_explains_each_decision_and_the_missed_ball(tmp_path):
     assert "; 1 field that never held still" in r.stdout
     only = bakumat("replay", "--why", "--zone", "5", str(p)).stdout
     assert "NEVER STILL" in only and "land drago" not in only
+
+
+@pytest.mark.parametrize("text,why", [
+    ("", "the file is empty (no header line)"),
+    ("not json\n", "line 1: not valid JSON"),
+    ('{"hello": 1}\n', 'line 1: the header has no "bakumat" field'),
+    ('{"bakumat": "chess"}\n', 'line 1: the header\'s "bakumat" is "chess"'),
+], ids=["empty", "not json", "no kind", "unknown kind"])
+def test_every_reader_words_a_file_that_is_no_log_the_same(tmp_path, text, why):
+    """replay, report, view and plot read a log's header through one reader:
+    the same bad file gets the same one-line message from each."""
+    p = tmp_path / "bad.ndjson"
+    p.write_text(text)
+    said = set()
+    for args in (("replay", str(p)), ("report", str(p), "-o", str(tmp_path / "r.html")),
+                 ("view", str(p), "--no-browser"), ("plot", str(p), "-o", str(tmp_path / "p.png"))):
+        r = bakumat(*args)
+        assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+        line = r.stderr.strip().splitlines()[-1]
+        assert line.startswith("bakumat %s: error: " % args[0]), line
+        said.add(line.split(": error: ", 1)[1])
+    assert len(said) == 1, said
+    message = said.pop()
+    assert message.startswith("%s: not a BakuMat log: %s" % (p, why)), message
+    assert message.endswith('(an event log\'s header says "bakumat": "events", a raw sensor log\'s "raw")'), message

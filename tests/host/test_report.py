@@ -3,6 +3,7 @@ share (no script, no network), with the players, every battle's arithmetic,
 the captures and the winner, opened in real headless Chromium; from an
 event log and from a raw sensor log."""
 import json
+import re
 import os
 import subprocess
 
@@ -66,7 +67,13 @@ def check(got, outs):
         assert int(g) + int(gate) + int(ab) == total == b["power"][name]
         assert ("wins" in power) == (name == b["winner"])
     caps = [e for e in outs if e["ev"] == "capture"]
-    assert [c[2] for c in got["captures"]] == ["gate %s" % c["gate"] for c in caps]
+    # the gate column names the card (not "gate dan-gold"), the how column in a player's words
+    assert [c[2] for c in got["captures"]] == [c["gate"] for c in caps]
+    assert not any(c[4] in ("battle", "double", "take", "unopposed") for c in got["captures"]), got["captures"]
+    # one clock, mm:ss, and no engine words in the whole game's lines
+    assert all(re.match(r"\d\d:\d\d  ", line) for line in got["log"]), got["log"]
+    assert not any(line.split("  ", 1)[1].startswith("--") or re.search(r"p\d-gate|player 0|\d\.\d+s\b", line)
+                   for line in got["log"]), got["log"]
     assert len(got["log"]) == len(outs)
     assert not any("{" in line for line in got["log"])
 

@@ -1,6 +1,6 @@
 """The sensing pipeline on the reference mat (amr2, the kernel fit) in its
 nominal world (mu300-t0.2), on games of the benchmark's development corpus
-(docs/sensing-pipeline.md, "Session 9"): lifts whose residue is no
+(docs/sensing-pipeline.md, "Decisions"): lifts whose residue is no
 Bakugan's field are leaves, a throw the referee does not expect still
 lands at once, and a level still creeping lands early."""
 import pytest

@@ -1,12 +1,31 @@
 """`bakumat vboard`: the firmware on the virtual board, served on a TCP
 port, with scenario control from the terminal (its side channel)."""
 import os
+import queue
 import re
 import subprocess
 import sys
+import threading
+import time
 
 from host_tools import boards
 from host_tools.device.link import open_link
+
+
+def _lines_until(stream, text, timeout):
+    """The lines read from `stream` up to the first one holding `text`; fails
+    (rather than hangs) if none comes within `timeout` seconds or it ends."""
+    got = queue.Queue()
+    threading.Thread(target=lambda: [got.put(x) for x in iter(stream.readline, "")] + [got.put("")],
+                     daemon=True).start()
+    lines, deadline = [], time.monotonic() + timeout
+    while not lines or text not in lines[-1]:
+        try:
+            lines.append(got.get(timeout=max(0.0, deadline - time.monotonic())))
+        except queue.Empty:
+            raise AssertionError("no line with %r within %d s: %r" % (text, timeout, lines)) from None
+        assert lines[-1], "the console ended before a line with %r: %r" % (text, lines)
+    return lines
 
 
 def test_vboard_command_serves_the_app_and_takes_scenario_lines(tmp_path):
@@ -30,10 +49,7 @@ def test_vboard_command_serves_the_app_and_takes_scenario_lines(tmp_path):
         assert os.path.exists(tmp_path / "fs" / "game.ndj")
         p.stdin.write("status\n")
         p.stdin.flush()
-        lines = []
-        while not lines or "board time" not in lines[-1]:      # after the banner and the script's answer
-            lines.append(p.stdout.readline())
-            assert lines[-1], lines
+        lines = _lines_until(p.stdout, "game clock", 60)       # after the banner and the script's answer
         assert any("script: channel 31 dead" in x for x in lines), lines
         link.close()
         p.stdin.write("quit\n")

@@ -59,7 +59,7 @@ class Console:
         """Type a line; return the answer's lines."""
         self.p.stdin.write(text + "\n")
         self.p.stdin.flush()
-        return self.until(lambda x: x.startswith(("ok", "not done", "power", "reset", "board time", "maint", "app")), timeout)
+        return self.until(lambda x: x.startswith(("ok", "not done", "power", "reset", "game clock", "maint", "app")), timeout)
 
     def close(self):
         if self.p.poll() is None:
@@ -133,8 +133,8 @@ def test_console_lines_reach_the_sensors_at_once_and_are_answered(console, tmp_p
         bad = console.say("place drago on zone 99")
         assert bad[-1].startswith("not done:") and "zone" in bad[-1], bad
         bad = console.say("fly drago")
-        assert bad[-1].startswith("not done:") and "unknown action 'fly'" in bad[-1], bad
-        assert re.match(r"board time \d+\.\d s, boots 1, resets none", console.say("status")[-1])
+        assert bad[-1].startswith("not done:") and "unknown action 'fly'" in bad[-1] and "idle" not in bad[-1], bad
+        assert re.match(r"game clock \d\d:\d\d, boots 1, resets none", console.say("status")[-1])
     finally:
         link.close()
     console.p.stdin.write("help\n")

@@ -50,6 +50,11 @@ def test_log_timeline_scrubs_back_and_forth(browser):
         page.wait_for_selector("#status")
         final = tl.steps[-1]["state"]["view"]
         names = [p["name"] for p in tl.header["players"]]
+        # a log opens on its first step, the game clock in mm:ss; the slider goes to the end
+        assert re.match(r"step 0/\d+ +\d\d:\d\d$", page.inner_text("#pos")), page.inner_text("#pos")
+        last = len(tl.steps) - 1
+        page.eval_on_selector("#scrub", "(e, v) => { e.value = v; e.dispatchEvent(new Event('input')); }", str(last))
+        wait_until(lambda: page.inner_text("#pos").startswith("step %d/" % last), what="the last step")
         assert page.inner_text("#status") == "%s wins!" % names[final["winner"]]
         assert page.get_attribute("#status", "data-winner") == str(final["winner"])
         # the captured gates per player, as the referee counted them
@@ -202,7 +207,8 @@ def test_raw_log_sensor_traces(browser, raw_log):
         page.click('#mat g.zone[data-zone="%d"] rect.zr' % other, force=True)
         page.wait_for_function("document.getElementById('tz').textContent === 'zone %d'" % other)
         assert len(page.query_selector_all("#traces line.dec")) == len(tl.traces(other)["decisions"])
-        # the cursor follows the timeline
+        # the cursor follows the timeline (the log opens on its first step: go to the end first)
+        page.eval_on_selector("#scrub", "e => { e.value = e.max; e.dispatchEvent(new Event('input')); }")
         x_end = float(page.get_attribute("#traces line.cursor", "x1"))
         page.eval_on_selector("#scrub", "e => { e.value = 1; e.dispatchEvent(new Event('input')); }")
         assert float(page.get_attribute("#traces line.cursor", "x1")) < x_end

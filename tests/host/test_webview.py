@@ -193,7 +193,7 @@ def test_page_is_small_offline_and_gzips():
     phone = page(("phone.html", "phone.js", "mat.js", "mat.css"))
     print("\nweb: %d files, %d bytes (%d gzipped); laptop page %d bytes (%d gz); board's phone page %d bytes (%d gz)"
           % (len(files), total, gz, laptop[0], laptop[1], phone[0], phone[1]))
-    assert laptop[0] < 34000 and laptop[1] < 12000
+    assert laptop[0] < 34500 and laptop[1] < 12000      # (34.2 KB since an unknown event names players and cards)
     # (the board sends its files as they are, streamed in chunks: 20.6 KB
     # since the phone teaches Bakugan, 20.0 before; 30.8 KB since the page
     # says events in host_tools/words.py's words (its phrase table and field
@@ -255,8 +255,12 @@ def test_raw_timeline_traces_and_decisions(raw_log):
     assert all("zone" in s["input"] or "channel" in s["input"] for s in sensed), [s["input"] for s in sensed]
     assert any("not sure it is" in s["input"] and "(or " in s["input"] for s in sensed)
     # and what the sensing waited for before a decision (as `replay --why`)
-    assert any(re.search(r", after waiting \d+ ms: (ambiguous|mismatch|ramp|trend|lesson) x\d+", s["input"])
+    assert any(re.search(r", after waiting \d+ ms: (not sure which Bakugan|like no Bakugan of the game|maybe still "
+                         r"opening|still moving|learning the Bakugan) \(\d+ frames?", s["input"])
                for s in lands), [s["input"] for s in lands]
+    # in a player's words: no reason codes, no clock with decimals
+    assert not any(re.search(r" x\d|\d\.\d+ ?s\b|\d+\.\d%", s["input"]) for s in tl.steps), \
+        [s["input"] for s in tl.steps]
     n = len(tl.probe.t)
     for z in tl.page_board["zones"]:
         d = tl.traces(z["id"])
@@ -353,9 +357,10 @@ def test_demo_human_plays_their_whole_side():
             if not asked:
                 a = "help"
             elif first.startswith(">>> place a gate card"):
-                a = "gate 2 %d" % (7 if len(asked) == 1 else 10 + len(asked))
+                # gate card 2 by its number first, then the first card of the hand (a zone alone)
+                a = "gate 2 7" if len(asked) == 1 else "%d" % (10 + len(asked))
             elif first.startswith(">>> battle on zone"):
-                cards = re.findall(r"ability CARD   play an ability card: (\S+) \(", text)
+                cards = re.findall(r"ability N      play ability card N: \S+'s card (\d+) \(", text)
                 a = "ok" if any(x.startswith("ability") for x in asked) or not cards else "ability " + cards[-1]
             elif first.startswith(">>> your throw"):
                 zones = re.search(r"gate cards lie on zones ([\d, ]+)", first)
@@ -399,6 +404,9 @@ def test_demo_human_plays_their_whole_side():
     assert re.search(r"%s plays %s's card \d" % (re.escape(human), re.escape(human)), text)
     # no page was mentioned: there is none without --view
     assert "click it on the page" not in text
+    # one name per player and per card everywhere: never the engine's ids or numbers
+    assert not re.search(r"\bp\d+-(gate|card)\d+\b|\bplayer \d\b", text), re.findall(
+        r".*(?:\bp\d+-(?:gate|card)\d+\b|\bplayer \d\b).*", text)
 
 
 # ------------------------------------------------------------------ live link

@@ -103,7 +103,7 @@ def simulate(board, seed, **options):
     return sc.header, res
 
 
-_FAMILY_GAMES = {}
+_FAMILY_GAMES: dict = {}
 
 
 def family_game(board, seed):
@@ -430,7 +430,7 @@ def _one_game(args):
             "situ": situ, "far_games": 1 if far else 0}
 
 
-_FAMILY_DETECTORS = {}
+_FAMILY_DETECTORS: dict = {}
 
 
 def _family_detector(board, calib):

@@ -721,10 +721,7 @@ def report(board, games, idle_hours, seed, params=None, out=sys.stdout, mp=True,
          statistics.median(ul or [0]), _pct(ul, 0.95) or 0, tot["u_id_ok"] / float(tot["u_id_n"] or 1),
          tot["u_id_ok"], tot["u_id_n"]))
     w("  game time %.0f s (%d frames), pipeline %.1f s CPython\n" % (tot["ms"] / 1000.0, tot["frames"], tot["pipe_s"]))
-    w(SITUATIONS_NOTE)
-    w(SITUATIONS_HEAD + "\n")
-    for line in situation_rows(board.get("world") if not board.get("family") else "family", name or "", tot):
-        w(line + "\n")
+    write_situations(w, [(board.get("world") if not board.get("family") else "family", name or "", tot)])
     tot["idle_hours"] = idle_hours
     if idle_hours > 0:
         ev = idle(board, idle_hours, IDLE_SEED, params)
@@ -828,6 +825,16 @@ SITUATIONS_HEAD = ("| world | corpus | situation | landings | missed | found and
                    " | false landings |\n|---|---|---|---|---|---|---|---|")
 
 
+def write_situations(w, rows):
+    """The errors-by-situation table, its note first, for rows of (world,
+    corpus, totals); w writes text."""
+    w(SITUATIONS_NOTE + "\n")
+    w(SITUATIONS_HEAD + "\n")
+    for world, name, tot in rows:
+        for line in situation_rows(world, name, tot):
+            w(line + "\n")
+
+
 def situation_rows(world, name, tot):
     """Markdown rows of the errors by physical situation (host_tools/sim/situations.py)."""
     from host_tools.sim import situations
@@ -904,11 +911,8 @@ def all_worlds(board, names, args, out=sys.stdout):
     out.write(TABLE_HEAD + "\n")
     for wname, name, tot in rows:
         out.write(_row(wname, name, args.games, tot, per) + "\n")
-    out.write("\n" + SITUATIONS_NOTE + "\n")
-    out.write(SITUATIONS_HEAD + "\n")
-    for wname, name, tot in rows:
-        for line in situation_rows(wname, name, tot):
-            out.write(line + "\n")
+    out.write("\n")
+    write_situations(out.write, rows)
     return 0
 
 

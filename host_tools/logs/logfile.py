@@ -176,18 +176,6 @@ def read_json_file(path):
     raise UserError("%s: %s" % (path, err))
 
 
-def kind_of(lines):
-    """'events', 'raw' or None: what the header line says, without checking."""
-    for line in lines:
-        if line.strip():
-            try:
-                obj = json.loads(line)
-            except (ValueError, RecursionError):
-                return None
-            return obj.get("bakumat") if isinstance(obj, dict) else None
-    return None
-
-
 KINDS = ("events", "raw")
 
 

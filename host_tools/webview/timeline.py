@@ -14,14 +14,13 @@ the moments it decided.
 from host_tools import fwpath
 from host_tools.errors import UserError
 from host_tools.webview.state import Tracker, board_json
-from host_tools.words import Words, stamp
+from host_tools.words import Words, plain, stamp
 
 
 def _describe(ev, words=None):
     """An input of the log as the page lists it: the game clock, then the
     input with players by name and cards by the names the transcripts use
     (host_tools/words.py), never an id or a zero-based player number."""
-    from host_tools.words import Words, plain
     w = words or Words()
     kind = ev.get("ev")
     said = {"player": w.who, "gate": w.gate_name, "card": w.gate_name}

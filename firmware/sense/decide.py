@@ -291,7 +291,7 @@ class Decide:
 
     def _leak(self, zi, t):
         """True when the last fit put the magnet on the edge of the card's
-        grid (the search's bound) facing a neighbouring zone that had a
+        grid (the search's bound) while a neighbouring zone had a
         Bakugan land or leave within LEAK_MS, or is stirring with a larger
         change than this zone's: that one's field read by this zone's
         sensors (measured: such changes fit 10-20 mA m^2 at the bound, the
@@ -310,10 +310,14 @@ class Decide:
         y1 = k.y0 + (k.ny - 1) * k.step
         sides = self.side[zi]
         fr = p.fr
-        for i, on in ((0, x <= k.x0 + EDGE_MM), (1, x >= x1 - EDGE_MM), (2, y <= k.y0 + EDGE_MM),
-                      (3, y >= y1 - EDGE_MM)):
-            n = sides[i]
-            if not on or n < 0:
+        if not (x <= k.x0 + EDGE_MM or x >= x1 - EDGE_MM or y <= k.y0 + EDGE_MM or y >= y1 - EDGE_MM):
+            return False
+        # any neighbour, not only the one the bound faces: a Bakugan rolling
+        # off a diagonal or leaving a side card pulls the fit to whichever
+        # bound is nearest its field (family worlds: false landings fitted at
+        # the bound facing away from the neighbour that just moved)
+        for n in sides:
+            if n < 0:
                 continue
             if t - self.moved[n] < LEAK_MS:
                 return True
@@ -519,7 +523,7 @@ class Decide:
     def _clipped_arrival(self, zi, occ, level, se):
         """True when the change on zi, whose kernel fit is no Bakugan's,
         is one landing on the zone's only Bakugan over a channel clipped
-        now: a moment beyond the range (fit_moment_slack times its top),
+        now: a moment beyond the plausible range (idf.bounds),
         min_level_sigma standard errors clear, while the referee expects a
         throw."""
         pl = self.p
@@ -529,7 +533,7 @@ class Decide:
             return False
         par = pl.params
         a = abs(level)
-        if a <= idf.mhi * par["fit_moment_slack"] or a < par["min_level_sigma"] * se:
+        if a <= idf.bounds(zi)[1] or a < par["min_level_sigma"] * se:
             return False
         hl = pl.hl
         for c in pl.zch[zi]:

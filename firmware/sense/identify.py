@@ -376,8 +376,10 @@ class Identifier:
             # boards: the Hall mat's sheet level matches some registered
             # Bakugan far more often (its first guesses 0.71 -> 0.64 right in
             # 16 development games).
+            # (not one standing anywhere, this zone included: the change is
+            # of the zone's state, its occupant's field already in it)
             where = pl.oc.where
-            rest = [b for b in self.sigs if b not in cands and where.get(b, zi) == zi]
+            rest = [b for b in self.sigs if b not in cands and b not in where]
             if rest:
                 self.lastz = 0.0
                 got = self.identify(zi, level, se, True, t, rest, True)

@@ -39,8 +39,9 @@ REFERENCE_MAT = "lis2"
 RETIRED = {
     "esp32s3_devkitc1": "the Hall mat cannot see a Bakugan through a gate card's steel plate "
                         "(worst-spot signal-to-noise 0.04-1.3 in every computed world)",
-    "esp32_devkitc": "the Hall mat cannot see a Bakugan through a gate card's steel plate, and the "
-                     "ESP32-DevKitC's heap cannot hold the game with its phone page",
+    "esp32_devkitc": "the Hall mat cannot see a Bakugan through a gate card's steel plate (worst-spot "
+                     "signal-to-noise 0.04-1.3 in every computed world), and the ESP32-DevKitC's heap cannot "
+                     "hold the game with its phone page",
     "reference": "the Hall mat cannot see a Bakugan through a gate card's steel plate "
                  "(worst-spot signal-to-noise 0.04-1.3 in every computed world)",
 }

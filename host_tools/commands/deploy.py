@@ -55,12 +55,12 @@ def expected_fw(src=None):
 def run_deploy(args, port):
     from host_tools import boards
     out = sys.stderr
-    transport.check_port(port)
     # the arguments first: a bad one never touches the board
     board_name = args.board
     mode = args.mode
     if board_name is not None:
         boards.offered(board_name)          # a retired board stops here, in one line
+    transport.check_port(port)
     if mode is not None and mode not in game_modes():
         raise UserError("unknown game mode %r (known: %s)" % (mode, ", ".join(game_modes())))
     src = getattr(args, "firmware", None)

@@ -47,7 +47,7 @@ from host_tools.vboard import Recorded, VBoard  # noqa: E402
 from vbtable import Table, compare, strip_t, without_amended  # noqa: E402
 import referee  # noqa: E402
 
-BOARD = "esp32_devkitc"   # the Hall board: these directed scenarios do not yet hold on the reference mat (hardware/retired.md)
+BOARD = boards.REFERENCE
 FIGURES = []     # (game, wall s, board s, events, mem_free) printed at the end
 
 

@@ -22,7 +22,7 @@ from host_tools.vboard import VBoard
 fwpath.ensure()
 from store import eventlog  # noqa: E402
 
-BOARD = "esp32_devkitc"   # the Hall board: these directed scenarios do not yet hold on the reference mat (hardware/retired.md)
+BOARD = boards.REFERENCE
 
 # Teach every Bakugan on a spare card (zone 0), then place the gates and
 # throw: Tigrerra lands on Drago on Runo's gate -> a battle. Gargonoid's

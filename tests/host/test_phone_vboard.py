@@ -154,8 +154,14 @@ def browser():
     b.close()
 
 
+# On the reference mat the leaning Tigrerra is named right (unsure, alt
+# gargonoid), so the phone's answer to a wrong name is played on the retired
+# Hall board until a scene that the lis2 sensing misnames is found.
+HALL = "esp32_devkitc"
+
+
 def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser, tmp_path):
-    board = boards.load(BOARD)
+    board = boards.load(HALL)
     header = game_header()
     sc = sim.scenario.parse(GAME)
     res = sim.run(board, sc, seed=1, header=header)

@@ -15,7 +15,7 @@ from host_tools import boards, fwpath
 from host_tools.device.link import REPLIES, LinkError
 from host_tools.vboard import VBoard
 
-BOARD = boards.BUS_REFERENCE   # the SPI build: its flows run on the virtual board too
+BOARD = boards.REFERENCE
 
 
 def sample_header():

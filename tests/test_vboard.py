@@ -10,7 +10,7 @@ import pytest
 
 from host_tools.logs import boardstate
 from host_tools import boards, fwpath, sim
-from host_tools.vboard import VBoard
+from host_tools.vboard import VBoard, with_kernels
 from mptools import tool
 
 fwpath.ensure()
@@ -20,7 +20,7 @@ from show.feedback import led_layout  # noqa: E402
 from match import Match  # noqa: E402
 from referee.journal import Journal  # noqa: E402
 
-BOARD = "esp32_devkitc"   # the Hall board: these directed scenarios do not yet hold on the reference mat (hardware/retired.md)
+BOARD = boards.REFERENCE
 
 
 def sample_header():
@@ -30,7 +30,7 @@ def sample_header():
 
 @pytest.fixture(scope="module")
 def board():
-    return boards.load(BOARD)
+    return with_kernels(boards.load(BOARD))   # the detector on its kernel table, as deploy installs it
 
 
 def host_model(board, header, res):

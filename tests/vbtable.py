@@ -39,9 +39,9 @@ distinct per player and polarity (unique when possible). Every landing of the sc
 checked: no other Bakugan the referee expects at that moment has the same
 magnet (TableError otherwise: the script would test luck, not the mat).
 
-Positions: Bakugan open at realistic spots, apart on a shared card: the
-first near the card's far half, the second near its near half, a third
-across the middle.
+Positions: Bakugan open at realistic spots, apart on a shared card and
+near its middle: the first on the card's far half, the second on its near
+half, a third across the middle (SPOTS).
 """
 import json
 import random
@@ -54,7 +54,10 @@ from referee.events import encode_json  # noqa: E402
 
 MOMENTS = (0.020, 0.033, 0.050)
 HEIGHT = 2.6         # mm: the magnet low in the Bakugan (2.5-4.0), so even the weakest reads well above noise
-SPOTS = ((0.0, -22.0), (0.0, 22.0), (-12.0, 0.0))   # mm from the card centre: 1st, 2nd, 3rd Bakugan
+# mm from the card centre: 1st, 2nd, 3rd Bakugan. Near the middle, between
+# the card's two sensors (at 0, -22 and 0, +22 on the reference mat), not over
+# one: a magnet right over a sensor can take it past its range.
+SPOTS = ((0.0, -10.0), (0.0, 10.0), (-14.0, 0.0))
 
 THROW_MS = 2200      # a throw: opens at T, decided 0.05-0.9 s later (the sensing waits out lifts nearby),
                      # and a second landing within settle_ms (0.6 s) of that would merge with it

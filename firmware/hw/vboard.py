@@ -117,7 +117,7 @@ def build(board_def, root=None):
                     idle=idle, wdt_factory=wdt_factory, wdt_park=wdt_park,
                     reset_cause=os.getenv("BAKUMAT_RESET_CAUSE") or "power", reset=reset,
                     fs_root=mount_fs() if root is None else root,
-                    name=board_def.get("name", "vboard"), tx_budget=w.get("tx_budget", 512),
+                    name=board_def.get("name", "vboard"), tx_budget=w.get("tx_budget", 1024),
                     listener=web_listener(), web_dir=os.getenv("BAKUMAT_WEB_DIR") or "web")
 
 

@@ -4,9 +4,9 @@
     bakumat bench runtime [quick] [seed=N] [board=B]
     python -m host_tools.bench.bench_runtime [--seed N] [--quick] [--board B]
 
-The board (default esp32_devkitc, the Hall mat whose DevKitC heap is the
-tightest) may be the reference board, esp32s3_devkitc1_amr2: its sensors on
-I2C, the scan projected from its transactions (host_tools/bench/chiptime.py).
+The board (default the reference board, boards.REFERENCE: esp32s3_devkitc1_lis2,
+its sensors on SPI) has its scan projected from its bus transactions
+(host_tools/bench/chiptime.py).
 
 0. The heap at 32 bits, as an ESP32 would use it (host_tools/bench/heap32.py: the
    MicroPython WebAssembly port): code, data, live and peak, with .mpy code

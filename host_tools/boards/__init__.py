@@ -27,27 +27,21 @@ MATS_DIR = os.path.join(BOARDS_DIR, "mats")
 CORE_KEYS = ("name", "zones", "sensors", "sensor", "sensor_plane_to_card_top_mm", "rate_hz")
 SENSOR_KEYS = ("zero_counts", "counts_per_mT", "max_counts", "noise_counts_rms")
 
-# The board every command uses unless told otherwise: the ESP32-S3-DevKitC-1
-# N8R8 on the mat chosen from the computed physics. BUS_REFERENCE is the
-# build whose bus keeps the 50 Hz frame on the chip (`bakumat hw layouts`,
-# `bakumat bench runtime --board ...`); it becomes the default once the
-# guide's first game reads right on it (hardware/README.md, "The lis2 build").
-REFERENCE = "esp32s3_devkitc1_amr2"
-REFERENCE_MAT = "amr2"
-BUS_REFERENCE = "esp32s3_devkitc1_lis2"
-# What `bakumat vboard` simulates unless told otherwise: still the retired Hall
-# board, because the guide's first game (tests/host/test_newuser_walkthrough.py)
-# does not yet read right on a three-axis mat (hardware/README.md, "The lis2
-# build"). The virtual board and `deploy` onto it accept the retired boards.
-VBOARD_DEFAULT = "esp32_devkitc"
+# The board every command uses unless told otherwise (demo, vboard, bench,
+# record, a log's replay and view, the link budget): the ESP32-S3-DevKitC-1
+# N8R8 on the lis2 mat, the layout chosen from the computed physics whose SPI
+# bus keeps the 50 Hz frame on the chip (`bakumat hw layouts`).
+REFERENCE = "esp32s3_devkitc1_lis2"
+REFERENCE_MAT = "lis2"
 # Boards and mats that cannot work (hardware/retired.md has the figures): no
-# command lists them, `offered` refuses them; the virtual board and deploy onto
-# it still take them (VBOARD_DEFAULT), and logs recorded on them still replay.
+# command lists them, `offered` refuses them (demo, vboard, deploy, record,
+# flash, bench); logs recorded on them still replay and draw.
 RETIRED = {
     "esp32s3_devkitc1": "the Hall mat cannot see a Bakugan through a gate card's steel plate "
                         "(worst-spot signal-to-noise 0.04-1.3 in every computed world)",
-    "esp32_devkitc": "the Hall mat cannot see a Bakugan through a gate card's steel plate, and the "
-                     "ESP32-DevKitC's heap cannot hold the game with its phone page",
+    "esp32_devkitc": "the Hall mat cannot see a Bakugan through a gate card's steel plate (worst-spot "
+                     "signal-to-noise 0.04-1.3 in every computed world), and the ESP32-DevKitC's heap cannot "
+                     "hold the game with its phone page",
     "reference": "the Hall mat cannot see a Bakugan through a gate card's steel plate "
                  "(worst-spot signal-to-noise 0.04-1.3 in every computed world)",
 }

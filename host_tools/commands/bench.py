@@ -1,8 +1,8 @@
 """bakumat bench WHAT: benchmarks that print figures (never pass/fail).
 
 `--world NAME` (any benchmark that simulates the mat) picks the simulated
-physics (`bakumat hw worlds`; default: the mat's nominal world, capture for
-a mat that names none): it is passed on as
+physics (`bakumat hw worlds`; default: the mat's nominal world; the retired
+`capture` world is refused): it is passed on as
 $BAKUMAT_WORLD, which the simulator reads when neither the caller nor the
 board names a world, so worker processes get it too."""
 import argparse
@@ -51,7 +51,7 @@ def run(args):
     rest, world = _take_world(list(args.rest))
     if world is not None:
         from host_tools.sim import worlds
-        worlds.get(world)  # a one-line error for an unknown name
+        worlds.offered(world)  # a one-line error for an unknown or retired name
         os.environ["BAKUMAT_WORLD"] = world
         print("simulated world: %s (%s)" % (world, worlds.get(world).about), flush=True)
     args.rest = rest

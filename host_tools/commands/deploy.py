@@ -55,12 +55,12 @@ def expected_fw(src=None):
 def run_deploy(args, port):
     from host_tools import boards
     out = sys.stderr
-    transport.check_port(port)
     # the arguments first: a bad one never touches the board
     board_name = args.board
     mode = args.mode
     if board_name is not None:
-        boards.load(board_name)
+        boards.offered(board_name)          # a retired board stops here, in one line
+    transport.check_port(port)
     if mode is not None and mode not in game_modes():
         raise UserError("unknown game mode %r (known: %s)" % (mode, ", ".join(game_modes())))
     src = getattr(args, "firmware", None)
@@ -71,6 +71,7 @@ def run_deploy(args, port):
         v = maintenance.app_version(port)
         if v is not None and v.get("board") in boards.names(retired=True):
             board_name = v["board"]
+            boards.offered(board_name)      # a board running a retired definition: pass --board
             out.write("the app says this is board %s\n" % board_name)
     in_maint = maintenance.ask_maintenance(port, out)
     mp = transport.Mpremote(port)
@@ -79,12 +80,14 @@ def run_deploy(args, port):
         prev = _previous_app(mp)
         board_name = board_name or prev.get("board")
         mode = mode or prev.get("mode")
-    if not board_name:
+    if not board_name or board_name in boards.RETIRED:
         # nothing copied yet: leave the board as it was
         if in_maint:
             maintenance.restart(mp, in_maint, out)
+        if board_name:
+            boards.offered(board_name)
         raise UserError("which board is this? pass --board NAME (known: %s)" % ", ".join(boards.names()))
-    board_def = boards.load(board_name)
+    board_def = boards.offered(board_name)
     if worlds_nominal(board_def):
         board_def = with_kernels(board_def, _read_json(mp, "calib.json"), out)
     mode = mode or "official"

@@ -368,10 +368,25 @@ def _medians(frames):
     return [sorted(c)[len(c) // 2] for c in cols]
 
 
-def _zone_mT(board, zone, frames, base):
+def _zone_mT(board, chans, frames, base):
     s = board["sensor"]
     med = _medians(frames)
-    return [(med[c["ch"]] - base[c["ch"]]) / s["counts_per_mT"] for c in board["sensors"] if c["zone"] == zone]
+    return [(med[c["ch"]] - base[c["ch"]]) / s["counts_per_mT"] for c in chans]
+
+
+def _not_clipped(board, a, frames, what):
+    """Stop when a channel of the sensor under mark A reads the end of its
+    range: its figure would be the range, not the Bakugan's field."""
+    s = board["sensor"]
+    med = _medians(frames)
+    part = [c for c in board["sensors"] if (c["x"], c["y"]) == (a["x"], a["y"])]
+    near = 4 * max(4, s["noise_counts_rms"])      # a clipped channel's median, its noise cut at the end
+    clipped = [c["ch"] for c in part if med[c["ch"]] <= near or med[c["ch"]] >= s["max_counts"] - near]
+    if clipped:
+        full = max(s["zero_counts"], s["max_counts"] - s["zero_counts"]) / abs(s["counts_per_mT"])
+        raise UserError("the sensor under mark A saturates with the Bakugan there on %s (channel%s %s at the end of "
+                        "its +-%.1f mT range): diag plate cannot measure the card's share on board %s"
+                        % (what, "s" if len(clipped) > 1 else "", ", ".join(map(str, clipped)), full, board["name"]))
 
 
 def plate(bl, args):
@@ -380,7 +395,7 @@ def plate(bl, args):
     zones_ = [z["id"] for z in board["zones"]]
     if args.zone not in zones_:
         raise UserError("--zone: no zone %d on board %s (zones %d..%d)" % (args.zone, board["name"], zones_[0], zones_[-1]))
-    sens = [c for c in board["sensors"] if c["zone"] == args.zone]
+    sens = platefit.bz_channels(board, args.zone)    # the Bz channels: the fit's readings
     cx, cy = boards.zone_center(board, args.zone)
     # mark A: straight over the zone's sensor nearest its centre; mark B: the centre
     a = min(sens, key=lambda c: (c["x"] - cx) ** 2 + (c["y"] - cy) ** 2)
@@ -394,13 +409,17 @@ def plate(bl, args):
     base = _medians(listen(bl, args.seconds, "Empty zone"))
     _wait_enter("2/5: lay a plain card with no steel (the same thickness as a gate card, e.g. card stock) on zone %d "
                 "and stand the Bakugan on mark A." % args.zone)
-    bare = _zone_mT(board, args.zone, listen(bl, args.seconds, "Plain card, mark A"), base)
+    frames = listen(bl, args.seconds, "Plain card, mark A")
+    _not_clipped(board, a, frames, "the plain card")
+    bare = _zone_mT(board, sens, frames, base)
     _wait_enter("3/5: move the Bakugan to mark B (the card's centre).")
-    bare_b = _zone_mT(board, args.zone, listen(bl, args.seconds, "Plain card, mark B"), base)
+    bare_b = _zone_mT(board, sens, listen(bl, args.seconds, "Plain card, mark B"), base)
     _wait_enter("4/5: replace the plain card by a real gate card and stand the Bakugan on mark A again.")
-    card = _zone_mT(board, args.zone, listen(bl, args.seconds, "Gate card, mark A"), base)
+    frames = listen(bl, args.seconds, "Gate card, mark A")
+    _not_clipped(board, a, frames, "the gate card")
+    card = _zone_mT(board, sens, frames, base)
     _wait_enter("5/5: move the Bakugan to mark B.")
-    far = _zone_mT(board, args.zone, listen(bl, args.seconds, "Gate card, mark B"), base)
+    far = _zone_mT(board, sens, listen(bl, args.seconds, "Gate card, mark B"), base)
     if abs(bare[sens.index(a)]) * board["sensor"]["counts_per_mT"] < 10 * board["sensor"]["noise_counts_rms"]:
         raise UserError("channel %d hardly moved with the Bakugan on mark A (%.3f mT): was it standing straight over "
                         "the sensor, on a plain card?" % (a["ch"], bare[sens.index(a)]))

@@ -172,9 +172,13 @@ def run(args):
     if header is not None:
         game_cmd.check_header(header)
     err = sys.stderr
+    from host_tools import boards
+    if args.board is not None:
+        boards.offered(args.board)          # a retired board stops here, in one line, before the link
     with boardlink.connect(args.port, args.board) as bl:
         if bl.board is None:
             raise UserError("unknown board definition: pass --board NAME")
+        boards.offered(bl.board["name"])    # nor is a board running a retired definition recorded
         if header is None:
             header = board_game(bl)
             if header is None:

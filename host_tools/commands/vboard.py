@@ -52,9 +52,8 @@ Commands:
 
 
 def add_arguments(p):
-    p.add_argument("--board", default=boards.VBOARD_DEFAULT,
-                   help="board definition with wiring (default %s, the retired Hall board the guide's first game "
-                        "still reads right on; %s: the reference board)" % (boards.VBOARD_DEFAULT, boards.REFERENCE))
+    p.add_argument("--board", default=boards.REFERENCE,
+                   help="board definition with wiring (default %s, the reference board)" % boards.REFERENCE)
     p.add_argument("--port", type=int, default=None,
                    help="TCP port of the serial link on 127.0.0.1 (default 7000; 0 picks a free one)")
     p.add_argument("--dir", help="folder used as the board's filesystem (kept; default: a temporary one)")
@@ -62,7 +61,7 @@ def add_arguments(p):
     p.add_argument("--web", type=int, metavar="PORT", default=None,
                    help="serve the board's phone page on 127.0.0.1:PORT (0: any free port; default: off)")
     p.add_argument("--world", help="simulated physics, see `bakumat hw worlds` (default: the world `diag plate` "
-                                   "measured, kept in --dir's calib.json, else the mat's nominal world, else capture)")
+                                   "measured, kept in --dir's calib.json, else the mat's nominal world)")
     p.add_argument("--heap", help="MicroPython heap size, e.g. 64K (default: the binary's)")
     p.add_argument("--script", help="scenario lines to apply at start (a file; times count from the start)")
     p.add_argument("--for", dest="seconds", type=float, help="serve this many seconds, then stop; no console (give scenario lines with --script)")
@@ -189,7 +188,9 @@ def run(args):
         os.makedirs(args.dir, exist_ok=True)
     from host_tools.sim import worlds
     try:
-        board = boards.load(args.board)
+        board = boards.offered(args.board)      # a retired board stops here, in one line
+        if args.world:
+            worlds.offered(args.world)
         name, why = worlds.choose(args.world, board, _calibration(args.dir))
         board = worlds.with_world(board, name)
     except worlds.WorldError as e:

@@ -568,6 +568,8 @@ def demo_board(board_name=None, world=None):
     from host_tools.sim import worlds
     board = boards.load(board_name or DEMO_BOARD)
     try:
+        if world:
+            worlds.offered(world)           # a retired world stops here, in one line
         name, _why = worlds.choose(world, board, None)
         board = worlds.with_world(board, name)
     except worlds.WorldError as e:

@@ -85,11 +85,17 @@ def nearest_world(mu_t, ferrite):
     return best[1]
 
 
+def bz_channels(board, zone):
+    """The zone's channels that read Bz (a Hall sensor's one axis, or the z
+    axis of a three-axis part), in channel order: the readings analyse takes."""
+    return [s for s in board["sensors"] if s["zone"] == zone and s.get("axis", "z") == "z"]
+
+
 def analyse(board, zone, mark_a, mark_b, bare, bare_b, card, far):
-    """The figures from the four readings (lists of mT in the zone's
-    channel order): plain card at A and B, gate card at A and B.
-    mark_a / mark_b: (x, y) in board mm."""
-    sens = [s for s in board["sensors"] if s["zone"] == zone]
+    """The figures from the four readings (lists of mT of the zone's Bz
+    channels, bz_channels' order): plain card at A and B, gate card at A
+    and B. mark_a / mark_b: (x, y) in board mm."""
+    sens = bz_channels(board, zone)
     sx = [s["x"] for s in sens]
     sy = [s["y"] for s in sens]
     d_a = [math.hypot(x - mark_a[0], y - mark_a[1]) for x, y in zip(sx, sy)]

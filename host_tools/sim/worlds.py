@@ -35,6 +35,11 @@ PLATE_UNDERSIDE_BELOW_CARD_TOP_MM = 1.2  # the plate lies on the card's undersid
 FERRITE_SHARE = 0.32  # a ferrite magnet of the same size: J 0.38 T against 1.2 T
 NOMINAL = "mu300-t0.2"
 DEFAULT = "capture"  # only for a mat naming no nominal world: the retired Hall mat (every offered mat names one)
+# Worlds no product path offers (hardware/retired.md): `offered` refuses them.
+RETIRED = {
+    "capture": "its plate model was proved wrong: the computed plate lets out about 20 times less flux "
+               "(hardware/sensing-physics.md), and only the retired Hall mat ran in it",
+}
 KERNEL_VERSION = 1
 ALIKE_MAGNET = {"moment": 0.025, "polarity": 1, "height": 3.2}   # the `alike` world's one magnet
 
@@ -128,6 +133,15 @@ def get(name):
     if name not in WORLDS:
         raise WorldError("unknown world %r (known: %s)" % (name, ", ".join(WORLDS)))
     return World(name, WORLDS[name])
+
+
+def offered(name):
+    """The world `name` for a command the user gave it to (as get); a
+    retired one raises WorldError saying why."""
+    if name in RETIRED:
+        raise WorldError("world %r is retired: %s (hardware/retired.md); use the mat's nominal world %s"
+                         % (name, RETIRED[name], NOMINAL))
+    return get(name)
 
 
 def with_world(board, name):

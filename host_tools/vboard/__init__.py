@@ -575,7 +575,11 @@ class VBoard:
                         time.sleep(0.01)      # a hung sensor bus: never answer
                     if gen != self._gen:
                         return
-                    counts = self.faults.apply(self.source.frame_at(a))
+                    # a sensor reads no more than its range: noise on a clipped
+                    # channel, or a shifted source, stays within 0..max_counts
+                    top = self.board["sensor"]["max_counts"]
+                    counts = self.faults.apply([0 if c < 0 else top if c > top else c
+                                                for c in self.source.frame_at(a)])
                     self._reply(c, typ, a, struct.pack("<%dH" % len(counts), *counts))
                 elif t == "D":
                     self._wdt = a

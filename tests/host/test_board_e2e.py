@@ -20,7 +20,7 @@ from host_tools.vboard import Recorded, Shifted, VBoard
 from mptools import tool
 from vbtable import announced, strip_t, without_amended
 
-BOARD = "esp32_devkitc"   # the Hall board: these directed scenarios do not yet hold on the reference mat (hardware/retired.md)
+BOARD = boards.REFERENCE
 
 # A short official game on the simulated mat (target 1): both gates placed,
 # Drago stands on Runo's gate, Tigrerra lands on it, the battle is resolved,
@@ -186,7 +186,7 @@ def test_diag_info(vb):
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "firmware       0.1.0" in out
-    assert "board          esp32_devkitc" in out
+    assert "board          %s" % BOARD in out
     assert "MicroPython    micropython 1.29" in out
     assert "reset cause    power" in out
     assert "free heap" in out and "bytes" in out
@@ -353,7 +353,7 @@ def test_monitor_shares_the_link_watch_and_act_at_once(vb):
         r = bakumat("game", "status", "--port", url)
         assert r.returncode == 0 and "gate dan-gold" in r.stdout, r.stderr
         r = bakumat("diag", "info", "--port", url)
-        assert r.returncode == 0 and "esp32_devkitc" in r.stdout, r.stderr
+        assert r.returncode == 0 and BOARD in r.stdout, r.stderr
         # ...and the monitor saw what they did
         wait_until(lambda: any('"placed"' in x for x in lines), 20, "the monitor seeing the gate")
         assert mon.poll() is None
@@ -370,7 +370,7 @@ def test_monitor_text_draws_the_mat(vb):
     r = bakumat("monitor", "--port", vb.url, "--seconds", "0.5")
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "board esp32_devkitc, firmware 0.1.0" in out
+    assert "board %s, firmware 0.1.0" % BOARD in out
     assert out.count("+--------------+") >= 16 and "gate dan-gold" in out
     assert "mode official | phase setup" in out
 
@@ -504,7 +504,7 @@ def walk(vb, zone, broken=None, game=True):
     cmd = Prompted("diag", "zones", "--zones", str(zone), "--port", vb.url, "--timeout", "30", "--json")
     cmd.wait_for("Zone %d: put a gate card on zone %d" % (zone, zone))
     if broken is not None:
-        vb.faults.dead[broken] = 2180        # a sensor that never moves
+        vb.faults.dead[broken] = vb.board["sensor"]["zero_counts"]   # a sensor that never moves
     scene(vb, "bakugan drago polarity down\ncard on zone %d at 0.3s\nplace drago on zone %d at 0.8s\n"
               "remove drago at 2.5s\nidle 2s" % (zone, zone))
     code, out, err = cmd.finish()

@@ -28,6 +28,42 @@ def test_retired_boards_are_not_offered_but_old_logs_still_load_them(capsys):
     assert boards.offered(boards.REFERENCE)["name"] == boards.REFERENCE
 
 
+def test_one_reference_board_is_every_default(capsys):
+    from host_tools.bench import bench_runtime, bench_sensing
+    from host_tools.commands import demo, vboard
+    from host_tools.demo import demo_game
+    from host_tools.webview import timeline
+    import argparse
+    assert boards.REFERENCE == "esp32s3_devkitc1_lis2" and boards.REFERENCE_MAT == "lis2"
+    for mod in (vboard, demo):
+        p = argparse.ArgumentParser()
+        mod.add_arguments(p)
+        assert p.parse_args([]).board in (None, boards.REFERENCE)
+    assert demo_game.DEMO_BOARD == bench_runtime.BOARD == timeline.default_board() == boards.REFERENCE
+    with pytest.raises(SystemExit):
+        bench_sensing.main(["--help"])
+    assert "(default %s, the reference board's mat)" % boards.REFERENCE_MAT in " ".join(capsys.readouterr().out.split())
+
+
+# a retired board or world on a product path: one line naming why, exit 2, before any port is touched
+@pytest.mark.parametrize("argv", [
+    ["demo", "--board", "esp32_devkitc"], ["vboard", "--board", "esp32_devkitc"],
+    ["deploy", "--board", "esp32_devkitc", "--port", "socket://127.0.0.1:1"],
+    ["record", "x.raw", "--board", "esp32_devkitc", "--port", "socket://127.0.0.1:1"],
+    ["demo", "--world", "capture"], ["vboard", "--world", "capture"], ["bench", "sensing", "--world", "capture"]])
+def test_a_retired_board_or_world_is_refused_in_one_line(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    if "--board" in argv:
+        assert "board 'esp32_devkitc' is retired" in err and "signal-to-noise 0.04-1.3" in err, err
+        assert "phone page" in err and boards.REFERENCE in err, err
+    else:
+        assert "world 'capture' is retired" in err and "mu300-t0.2" in err, err
+    assert not os.listdir(tmp_path)
+
+
 @pytest.mark.parametrize("name", boards.names(retired=True))
 def test_zones_never_overlap_and_sensors_inside(name):
     b = boards.load(name)

@@ -119,7 +119,7 @@ def test_players_give_up_on_a_mat_that_never_hears_a_landing(monkeypatch):
 def test_the_generator_plays_until_the_end_without_a_throw_limit():
     from host_tools import boards
     from host_tools.sim import game as sgame
-    board = boards.load("esp32_devkitc")
+    board = boards.load(boards.REFERENCE)
     for seed in (1, 2, 3):
         import random
         rng = random.Random("game:%s" % seed)

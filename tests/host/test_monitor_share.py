@@ -24,7 +24,7 @@ STEP = 60
 def vb(tmp_path):
     work = tmp_path / "board"
     work.mkdir()
-    v = VBoard(boards.load("esp32_devkitc"), lockstep=False, workdir=str(work), mpy_dir=str(work))
+    v = VBoard(boards.load(boards.REFERENCE), lockstep=False, workdir=str(work), mpy_dir=str(work))
     v.start()
     yield v
     v.stop()
@@ -111,7 +111,7 @@ def test_commands_given_the_boards_port_act_through_the_monitor(vb, tmp_path):
             line = view.stdout.readline()
             while "bakumat view:" not in line and line:
                 line = view.stdout.readline()
-            assert "esp32_devkitc on %s at http://127.0.0.1:" % vb.url in line, line
+            assert "%s on %s at http://127.0.0.1:" % (boards.REFERENCE, vb.url) in line, line
             r = bakumat("game", "input", '{"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6}',
                         "--port", vb.url)
             assert r.returncode == 0, r.stderr

@@ -22,7 +22,7 @@ from host_tools.vboard import VBoard
 fwpath.ensure()
 from store import eventlog  # noqa: E402
 
-BOARD = "esp32_devkitc"   # the Hall board: these directed scenarios do not yet hold on the reference mat (hardware/retired.md)
+BOARD = boards.REFERENCE
 
 # Teach every Bakugan on a spare card (zone 0), then place the gates and
 # throw: Tigrerra lands on Drago on Runo's gate -> a battle. Gargonoid's
@@ -154,8 +154,14 @@ def browser():
     b.close()
 
 
+# On the reference mat the leaning Tigrerra is named right (unsure, alt
+# gargonoid), so the phone's answer to a wrong name is played on the retired
+# Hall board until a scene that the lis2 sensing misnames is found.
+HALL = "esp32_devkitc"
+
+
 def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser, tmp_path):
-    board = boards.load(BOARD)
+    board = boards.load(HALL)
     header = game_header()
     sc = sim.scenario.parse(GAME)
     res = sim.run(board, sc, seed=1, header=header)

@@ -118,7 +118,7 @@ new MutationObserver(function (ms) {
 
 def page_says(phone, header, out):
     srv, b = phone
-    srv.state = {"seq": len(out), "board": board_json(boards.load("esp32_devkitc")), "header": header,
+    srv.state = {"seq": len(out), "board": board_json(boards.load(boards.REFERENCE)), "header": header,
                  "events": [[i + 1, e] for i, e in enumerate(out)]}
     pg = b.page()
     try:

@@ -18,7 +18,7 @@ from host_tools.device.link import codec, open_link
 from host_tools.vboard import Live, VBoard
 from mptools import tool
 
-BOARD = boards.BUS_REFERENCE   # the SPI build: its flows run on the virtual board too
+BOARD = boards.REFERENCE
 AMR2 = "esp32s3_devkitc1_amr2"
 
 

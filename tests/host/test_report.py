@@ -89,7 +89,7 @@ def test_report_of_an_event_log(browser, tmp_path):
 
 
 def test_report_of_a_raw_sensor_log(browser, tmp_path):
-    board = boards.load("esp32_devkitc")
+    board = boards.load(boards.REFERENCE)
     with open(SAMPLE) as f:
         header = json.loads(f.readline())
     header["target"] = 1
@@ -122,7 +122,7 @@ def test_report_refuses_what_is_not_a_log(tmp_path):
 
 
 def test_a_recording_stopped_mid_game_is_not_called_a_game_without_winner(tmp_path):
-    board = boards.load("esp32_devkitc")
+    board = boards.load(boards.REFERENCE)
     with open(SAMPLE) as f:
         header = json.loads(f.readline())
     sc = sim.parse_scenario("""

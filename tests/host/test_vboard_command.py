@@ -39,7 +39,7 @@ def test_vboard_command_serves_the_app_and_takes_scenario_lines(tmp_path):
         m = re.search(r"(socket://127\.0\.0\.1:\d+)", first)
         assert m, first
         link = open_link(m.group(1))
-        assert link.request("version", timeout=10)[1]["board"] == boards.VBOARD_DEFAULT
+        assert link.request("version", timeout=10)[1]["board"] == boards.REFERENCE
         link.request("cfg", {"mode": "official", "players": [
             {"name": "A", "bakugan": [{"id": "a1", "attr": "pyrus", "g": 400}], "gates": [{"id": "ga", "bonus": {}}]},
             {"name": "B", "bakugan": [{"id": "b1", "attr": "haos", "g": 400}], "gates": [{"id": "gb", "bonus": {}}]}]})

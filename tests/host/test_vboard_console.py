@@ -153,7 +153,7 @@ def test_without_a_console_it_serves_until_stopped(tmp_path):
     try:
         assert "keeps serving until stopped" in c.line(10)
         link = open_link(c.url)
-        assert link.request("version", timeout=10)[1]["board"] == boards.VBOARD_DEFAULT
+        assert link.request("version", timeout=10)[1]["board"] == boards.REFERENCE
         link.close()
         assert c.p.poll() is None
         c.p.send_signal(signal.SIGTERM)

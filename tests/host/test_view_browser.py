@@ -42,7 +42,7 @@ def wait_until(fn, timeout=30.0, what="condition"):
 
 
 def test_log_timeline_scrubs_back_and_forth(browser):
-    tl = timeline.load(SAMPLE, "esp32_devkitc")
+    tl = timeline.load(SAMPLE, boards.REFERENCE)
     srv = server.start(server.LogSource(tl))
     page = browser.page()
     try:
@@ -143,7 +143,7 @@ def test_human_throws_by_clicking_a_zone(browser):
     # names many a chosen Bakugan as another, issue 16); the clicks are what this is about
     th = threading.Thread(target=run_demo, kwargs=dict(seed=7, speed=0, players="human", view=True,
                                                        open_browser=False, out=out, on_url=urls.append,
-                                                       stop=stop, linger=False, board_name="esp32_devkitc"),
+                                                       stop=stop, linger=False, board_name=boards.REFERENCE),
                           daemon=True)
     th.start()
     page = browser.page()
@@ -180,7 +180,7 @@ def test_human_throws_by_clicking_a_zone(browser):
 @pytest.fixture(scope="module")
 def raw_log(tmp_path_factory):
     from host_tools.sim import game, world
-    b = boards.load("esp32_devkitc")
+    b = boards.load(boards.REFERENCE)
     sc = game.random_game(11, b, max_throws=6, long_idle=0.0)
     res = world.run(b, sc, seed=11)
     p = tmp_path_factory.mktemp("raw") / "game.raw.ndjson"
@@ -245,7 +245,7 @@ def test_page_draws_the_boards_own_api(browser):
     header = items[0][1]
     box = []
     table = Table(Journal(header, lambda out: box[0].on_event(out)))
-    bd = boards.load("esp32_devkitc")
+    bd = boards.load(boards.REFERENCE)
     app = WebApp(bd, table, lambda: 0, leds=lambda: [[0, 0, 32]] * 68)
     box.append(app)
     for _, ev in items[1:12]:
@@ -300,7 +300,7 @@ def test_view_live_shows_what_the_phone_page_shows(browser):
     from host_tools.webview import livelink, server
     with open(os.path.join(fwpath.REPO_DIR, "host_tools", "samples", "official.ndjson")) as f:
         header = json.loads(f.readline())
-    with VBoard(boards.load("esp32_devkitc"), lockstep=False) as vb:
+    with VBoard(boards.load(boards.REFERENCE), lockstep=False) as vb:
         with open_link(vb.url) as link:
             assert link.request("cfg", header, timeout=10)[1]["ok"]
             assert link.request("ctl", {"ev": "gate", "player": 0, "gate": "dan-gold", "zone": 6},

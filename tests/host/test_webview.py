@@ -50,7 +50,7 @@ def referee_outputs(path):
 
 @pytest.fixture(scope="module")
 def sample_tl():
-    return timeline.load(SAMPLE, "esp32_devkitc")
+    return timeline.load(SAMPLE, boards.REFERENCE)
 
 
 def test_event_timeline_is_the_referee_replay(sample_tl):
@@ -235,7 +235,7 @@ def test_cli_errors_name_the_problem(tmp_path):
 @pytest.fixture(scope="module")
 def raw_log(tmp_path_factory):
     from host_tools.sim import game, world
-    b = boards.load("esp32_devkitc")
+    b = boards.load(boards.REFERENCE)
     sc = game.random_game(11, b, max_throws=6, long_idle=0.0)
     res = world.run(b, sc, seed=11)
     p = tmp_path_factory.mktemp("raw") / "game.raw.ndjson"
@@ -380,7 +380,7 @@ def test_demo_human_plays_their_whole_side():
     # about the person's plumbing. On the demo's amr2 mat none of seeds 1-5 and 7 passed: mostly the
     # person's chosen Bakugan was named as another one (the identification's business, issue 16)
     run_demo(seed=7, speed=0, players="human", out=out, answers=person, stop=stop, firmware="cpython",
-             board_name="esp32_devkitc")
+             board_name=boards.REFERENCE)
     text = out.getvalue()
     human = text.splitlines()[1].split(":")[0].strip()
     said = [a for _, a in person.log]
@@ -428,7 +428,7 @@ class ProtocolBoard(LinkBoard):
 
     def on_frame(self, seq, typ, body):
         if typ == "version":
-            self.send(seq, "version", {"fw": "test", "proto": 1, "board": "esp32_devkitc", "mpy": "6.3"})
+            self.send(seq, "version", {"fw": "test", "proto": 1, "board": boards.REFERENCE, "mpy": "6.3"})
         elif typ == "state":
             for ev in self.events:  # the game's events, before the reply (as the protocol says)
                 self.seq += 1
@@ -461,7 +461,7 @@ def test_live_link_source_serves_what_the_board_says():
             st = events_arrived()
             time.sleep(0.05)
         assert st, "the game frames never reached the page's state"
-        assert st["board"]["name"] == "esp32_devkitc" and st["header"]["players"][0]["name"] == "Dan"
+        assert st["board"]["name"] == boards.REFERENCE and st["header"]["players"][0]["name"] == "Dan"
         assert st["view"]["winner"] == 1 and st["leds"][0] == [0, 0, 32] and len(st["leds"]) == 68
         texts = [e[1].get("text", "") for e in st["events"]]
         assert any("Runo WINS" in t for t in texts)
@@ -487,7 +487,7 @@ def test_every_sample_log_has_a_timeline(name):
     """Whatever the mode, a log replays into a timeline whose last state is
     the referee's final verdict."""
     path = os.path.join(REPO, "host_tools", "samples", name)
-    tl = timeline.load(path, "esp32_devkitc")
+    tl = timeline.load(path, boards.REFERENCE)
     _, outs, _ = referee_outputs(path)
     end = outs[-1]
     final = tl.steps[-1]["state"]["view"]
@@ -522,7 +522,7 @@ def test_view_live_on_the_virtual_board():
     from host_tools.webview import livelink
     with open(SAMPLE) as f:
         header = json.loads(f.readline())
-    vb = VBoard("esp32_devkitc", lockstep=False)
+    vb = VBoard(boards.REFERENCE, lockstep=False)
     vb.start()
     try:
         with open_link(vb.url) as link:
@@ -540,7 +540,7 @@ def test_view_live_on_the_virtual_board():
                     break
                 time.sleep(0.1)
             assert st["view"]["zones"]["6"]["gate"] == "dan-gold" and st["view"]["phase"] == "setup"
-            assert st["board"]["name"] == "esp32_devkitc" and st["header"]["players"][1]["name"] == "Runo"
+            assert st["board"]["name"] == boards.REFERENCE and st["header"]["players"][1]["name"] == "Runo"
         finally:
             watcher.close()
             srv.shutdown()

@@ -22,7 +22,7 @@ SECRET = "s3cret-pass phrase"
 def vb(tmp_path):
     work = tmp_path / "board"
     work.mkdir()
-    v = VBoard(boards.load("esp32_devkitc"), lockstep=False, workdir=str(work), mpy_dir=str(work))
+    v = VBoard(boards.load(boards.REFERENCE), lockstep=False, workdir=str(work), mpy_dir=str(work))
     v.start()
     yield v
     v.stop()

@@ -368,6 +368,7 @@ class Kernels:
         left = MAX_SOLVES   # a bound on the decision's time
         while s >= int(256 * FINEST) and left > 0:
             moved = True
+            back = -1   # the step back to the place just left (as in search)
             while moved and left > 0:
                 moved = False
                 for d in range(6):   # +-x, +-y, +-height (no tuples: nothing allocated)
@@ -377,6 +378,9 @@ class Kernels:
                     ddh = a if d >= 4 else 0
                     if ddh and (h + ddh < 0 or h + ddh > hhi):
                         continue
+                    if d == back:
+                        left -= 1
+                        continue
                     g2 = self._gain(vs, use, x + ddx, y + ddy, h + ddh)
                     left -= 1
                     if g2 > g:
@@ -385,6 +389,7 @@ class Kernels:
                         y += ddy
                         h += ddh
                         moved = True
+                        back = d ^ 1
             s >>= 1
         self._place(vs, use, x, y, h)
 

@@ -215,6 +215,7 @@ def search(k, vi, ne, geo, st):
     n = 1
     while s >= fin and left > 0:
         moved = True
+        back = -1   # the step back to the place just left: its energy is known to be lower
         while moved and left > 0:
             moved = False
             d = 0
@@ -225,6 +226,11 @@ def search(k, vi, ne, geo, st):
                 ddh = a if d >= 4 else 0
                 d += 1
                 if ddh and (h + ddh < 0 or h + ddh > hhi):
+                    continue
+                if d - 1 == back:
+                    # not solved again, but counted against the budget as
+                    # if it were: the search ends where the full one does
+                    left -= 1
                     continue
                 v = x + ddx
                 geo[0] = v if v > 0 else 0
@@ -241,6 +247,7 @@ def search(k, vi, ne, geo, st):
                     y += ddy
                     h += ddh
                     moved = True
+                    back = (d - 1) ^ 1
         s >>= 1
     st[0] = x
     st[1] = y

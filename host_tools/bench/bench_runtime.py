@@ -494,7 +494,10 @@ def summary(name_of_board, board, proj, proj_low, hruns, game_s, out):
     reference board's PSRAM heap, each at the pessimistic pause."""
     from host_tools.bench import chiptime, heap32
     h = (hruns or {}).get((False, True))
-    n_gc = None if h is None else h.get("alloc_total", 0) / (heap32.PSRAM_N8R8 / 4.0)
+    n_gc = None if h is None else heap32.play_alloc(h) / (heap32.PSRAM_N8R8 / 4.0)
+    setup_kb = 0.0 if h is None else h.get("alloc_setup", 0) / 1024.0
+    frames = max(1, int(game_s * board.get("rate_hz", 50)))
+    per_frame = None if h is None else heap32.play_alloc(h) / float(frames)
     out.write("\nsummary (board %s, projected; bus calls at the high per-call bound of hardware/parts.json; GC "
               "pauses at %d ms each, a heap in PSRAM: micropython #8428):\n" % (name_of_board, GC_PSRAM_MS))
     for name, _, _ in chiptime.CHIPS:
@@ -502,7 +505,8 @@ def summary(name_of_board, board, proj, proj_low, hruns, game_s, out):
         st = p["stages"]
         low = "" if proj_low is None else " (%.1f at the low bound)" % (proj_low[name]["quiet_mean"] / 1000.0)
         gc = ("not measured" if n_gc is None else
-              "%.1f in a game of %.0f s (%.0f ms in all)" % (n_gc, game_s, n_gc * GC_PSRAM_MS))
+              "%.1f in a game of %.0f s of play (%.0f ms in all; %.0f bytes a frame of play, the setup tick's "
+              "%.0f KB apart: the app collects after it)" % (n_gc, game_s, n_gc * GC_PSRAM_MS, per_frame, setup_kb))
         out.write("  %s: quiet tick %.1f ms (scan %.1f, sense %.1f, link %.1f, show %.1f, tx %.1f)%s; worst decision "
                   "tick %.1f ms, worst save tick %.1f ms; GC pauses %s\n"
                   % (name, p["quiet_mean"] / 1000.0, st[0] / 1000.0, st[1] / 1000.0, st[2] / 1000.0, st[3] / 1000.0,

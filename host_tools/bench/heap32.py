@@ -434,6 +434,11 @@ def figure(fig, what):
 LABELS = (".mpy in the heap (deploy)", "ROMFS image (DevKitC path)", "frozen image (DevKitC path)")
 
 
+def play_alloc(fig):
+    """Bytes the game's play allocated: every tick's but the setup tick's."""
+    return max(0, fig.get("alloc_total", 0) - fig.get("alloc_setup", 0))
+
+
 def report(runs, out):
     """runs: {(kind, phone): figures}, kind 0 (False): .mpy, 1 (True):
     ROMFS, 2: frozen. Writes the table and the targets."""
@@ -464,12 +469,15 @@ def report(runs, out):
                   "%.2f ms here, %.1f ms on the %s by the pystone ratio (%d/s here) from internal RAM; a heap "
                   "in PSRAM is slower (micropython #8428: about 100 ms). The game allocated %.0f KB in all "
                   "(a configured game on an empty mat: nothing, below); app.main's gc.threshold collects after a quarter of the free heap is "
-                  "allocated (about %.0f KB in the N8R8's PSRAM): about %.1f such pauses in a game like this one, "
-                  "besides the app's own collection when it sets a game up\n"
+                  "allocated (about %.0f KB in the N8R8's PSRAM): about %.1f such pauses in a game like this one; "
+                  "of the %.0f KB, the setup tick's %.0f KB (the app collects itself after it), play's %.0f KB: "
+                  "%.1f pauses in play\n"
                   % (f["total"] / 1024.0, f["live"] / 1024.0, f["gc_us"] / 1000.0,
                      f["gc_us"] * f["pystones"] / float(ps) / 1000.0, name, f["pystones"],
                      f.get("alloc_total", 0) / 1024.0, PSRAM_N8R8 / 4 / 1024.0,
-                     f.get("alloc_total", 0) / (PSRAM_N8R8 / 4.0)))
+                     f.get("alloc_total", 0) / (PSRAM_N8R8 / 4.0),
+                     f.get("alloc_total", 0) / 1024.0, f.get("alloc_setup", 0) / 1024.0,
+                     play_alloc(f) / 1024.0, play_alloc(f) / (PSRAM_N8R8 / 4.0)))
     for name, rom, phone, what, limit, why in TARGETS:
         f = runs.get((rom, phone))
         if f is None:

@@ -28,6 +28,7 @@
 #   setup   the same for the tick that set the game up (cfg), at setup_tick
 #   tick_alloc   the most one tick allocated (setup included)
 #   alloc_total  all the game's ticks allocated
+#   alloc_setup  of which the setup tick's
 #   gc_us   one full collection of the heap the game left (WebAssembly run)
 import gc
 import io
@@ -305,6 +306,7 @@ def step():
         report("setup_tick", S["setup_tick"])
         report("tick_alloc", S["grow"])
         report("alloc_total", S.get("alloc_total", 0))
+        report("alloc_setup", S.get("alloc_setup", 0))
         if P.get("stack"):
             report("stack_depth", S["depth"])
             report("stack_c", S["cstack"])
@@ -327,6 +329,7 @@ def step():
         # which this port defers to the end of the tick: reported apart
         S["setup"] = a1
         S["setup_tick"] = S["tick"]
+        S["alloc_setup"] = a1 - a0
     elif a1 > S["peak"]:
         S["peak"] = a1
         S["worst"] = S["tick"]

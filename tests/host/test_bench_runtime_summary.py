@@ -42,7 +42,8 @@ def test_the_summary_has_one_line_per_chip_with_the_stages_the_decision_and_the_
         proj[name] = {"quiet_mean": 7900.0 + k, "stages": (2100.0, 2300.0, 1100.0, 1000.0, 300.0),
                       "event_max": 9500.0, "save_max": 4000.0}
         low[name] = {"quiet_mean": 6000.0}
-    runs = {(False, True): {"alloc_total": 4 * 1024 * 1024}}       # 4 MB: two quarter-PSRAM thresholds
+    # 5 MB, 1 MB of it the setup tick's (the app collects after it): play's 4 MB, two quarter-PSRAM thresholds
+    runs = {(False, True): {"alloc_total": 5 * 1024 * 1024, "alloc_setup": 1024 * 1024}}
     out = io.StringIO()
     bench_runtime.summary("b", {"rate_hz": 50}, proj, low, runs, 172.0, out)
     lines = [ln for ln in out.getvalue().splitlines() if ln.startswith("  ")]
@@ -51,7 +52,8 @@ def test_the_summary_has_one_line_per_chip_with_the_stages_the_decision_and_the_
     assert first.startswith("  %s: quiet tick 7.9 ms (scan 2.1, sense 2.3, link 1.1, show 1.0, tx 0.3)"
                             % chiptime.CHIPS[0][0]), first
     assert "(6.0 at the low bound)" in first and "worst decision tick 9.5 ms" in first
-    assert re.search(r"GC pauses 2\.0 in a game of 172 s \(%d ms in all\)" % (2 * bench_runtime.GC_PSRAM_MS), first)
+    assert re.search(r"GC pauses 2\.0 in a game of 172 s of play \(%d ms in all; 488 bytes a frame of play, "
+                     r"the setup tick's 1024 KB apart" % (2 * bench_runtime.GC_PSRAM_MS), first), first
     out = io.StringIO()
     bench_runtime.summary("b", {"rate_hz": 50}, proj, None, None, 172.0, out)
     assert "GC pauses not measured" in out.getvalue() and "low bound" not in out.getvalue()

@@ -206,7 +206,7 @@ def run(args):
                 script = f.read()
         except OSError as e:
             raise UserError("cannot read %s: %s" % (args.script, e.strerror or e))
-    vb = vboard.VBoard(board, workdir=args.dir, lockstep=False, port=port, heapsize=args.heap, lfs=args.lfs,
+    vb = vboard.VBoard(board, workdir=args.dir, paced=True, port=port, heapsize=args.heap, lfs=args.lfs,
                        web=args.web)
     out = sys.stdout
 

@@ -168,7 +168,7 @@ def with_kernels(board):
 class VBoard:
     def __init__(self, board=boards.REFERENCE, workdir=None, lockstep=True, port=0, heapsize=None,
                  lfs=None, wdt_backstop_s=3.0, quiet=True, mpy_dir=None, profile=False, heap_budget=None,
-                 web=None):
+                 web=None, paced=False):
         from host_tools import boards
         self.board_name = board
         self.board = boards.load(board) if isinstance(board, str) else board
@@ -181,7 +181,13 @@ class VBoard:
                             % (self.board.get("name"), self.board["sensor"]["max_counts"]))
         self._own_dir = workdir is None
         self.workdir = workdir or tempfile.mkdtemp(prefix="bakumat-vboard-")
-        self.lockstep = lockstep
+        # paced: lockstep, with board time let pass no faster than the wall
+        # clock. The board then sees every frame whatever this machine's load
+        # (a slow tick delays board time instead of skipping frames), so what
+        # it decides does not depend on how busy the host is.
+        self.paced = paced
+        self.lockstep = lockstep or paced
+        self._pace_base = None      # paced: (board ms, wall s) board time is counted from
         self.want_port = port
         self.heapsize = heapsize
         self.lfs = lfs
@@ -552,10 +558,13 @@ class VBoard:
                     self._time(a)
                 if t == "H":
                     self.hellos.append(json.loads(payload or b"{}"))
+                    self._pace_base = None
                     self._reply(c, typ, 0, json.dumps({"now": self.vnow, "lockstep": self.lockstep}).encode())
                     self._booted.set()
                 elif t == "S":
                     target = self.vnow + (a - self.vnow) % (1 << 30)
+                    if self.paced:
+                        self._pace(target)
                     with self._cv:
                         while self._allow <= self.vnow and not self._stop and gen == self._gen:
                             self._holding = True
@@ -599,6 +608,29 @@ class VBoard:
                     return
         except (EOFError, OSError):
             return
+
+    PACE_LAG_S = 0.2        # paced: a board further behind the wall clock is let fall behind
+
+    def _pace(self, target):
+        """Paced lockstep: let board time reach `target` no sooner than the
+        wall clock does, counted from when pacing started. A board behind
+        by more than PACE_LAG_S (a slow tick) goes on from where it is,
+        never catching up in a burst."""
+        now = time.monotonic()
+        if self._pace_base is None:
+            self._pace_base = (self.vnow, now)
+        v0, w0 = self._pace_base
+        due = w0 + (target - v0) / 1000.0
+        if now - due > self.PACE_LAG_S:
+            self._pace_base = (target, now)
+        while due > now and not self._stop:
+            self._holding = True
+            time.sleep(min(0.05, due - now))
+            now = time.monotonic()
+        self._holding = False
+        with self._cv:
+            self._allow = max(self._allow, target)
+            self._cv.notify_all()
 
     def _time(self, a):
         # board time is ticks (wraps at 2**30): keep it monotonic here

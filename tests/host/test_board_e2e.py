@@ -58,7 +58,7 @@ def board_def():
 def vb(tmp_path):
     work = tmp_path / "board"
     work.mkdir()
-    v = VBoard(board_def(), lockstep=False, workdir=str(work), mpy_dir=str(work))
+    v = VBoard(board_def(), paced=True, workdir=str(work), mpy_dir=str(work))
     v.start()
     yield v
     v.stop()

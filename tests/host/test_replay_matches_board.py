@@ -78,7 +78,7 @@ def diff(board, replay):
 def _vboard(tmp_path, name):
     work = tmp_path / "board"
     work.mkdir()
-    v = VBoard(board_def(name), lockstep=False, workdir=str(work))
+    v = VBoard(board_def(name), paced=True, workdir=str(work))
     v.start()
     return v
 

@@ -51,8 +51,8 @@ def sample_header():
 
 def play_game(board, res, header, heapsize=None, mpy_dir=None, profile=False, budget=None):
     """Run the game; return (ok, why, health, wall seconds)."""
-    from host_tools.errors import UserError
     from host_tools.vboard import VBoard
+    from host_tools.errors import UserError
     vb = VBoard(board, lockstep=True, heapsize=heapsize, mpy_dir=mpy_dir, profile=profile, heap_budget=budget)
     vb.max_resets = 2            # a board that keeps crashing has failed: do not wait for every frame
     t0 = time.monotonic()
@@ -511,6 +511,49 @@ def summary(name_of_board, board, proj, proj_low, hruns, game_s, out):
                   "tick %.1f ms, worst save tick %.1f ms; GC pauses %s\n"
                   % (name, p["quiet_mean"] / 1000.0, st[0] / 1000.0, st[1] / 1000.0, st[2] / 1000.0, st[3] / 1000.0,
                      st[4] / 1000.0, low, p["event_max"] / 1000.0, p["save_max"] / 1000.0, gc))
+    return n_gc, per_frame
+
+
+DOC_BEGIN = "<!-- bakumat bench runtime --quick --doc: the table below is written by the command -->"
+DOC_END = "<!-- end of the table bakumat bench runtime writes -->"
+
+
+def doc_table(name_of_board, seed, proj, proj_low, n_gc, per_frame, game_s):
+    """The markdown table `--doc` writes: per chip, the scan and the quiet
+    tick at the high per-call bound (the low bound's in brackets), the
+    worst decision tick, the collections and the bytes a frame of play."""
+    from host_tools.bench import chiptime
+    out = ["`bakumat bench runtime --quick --board %s --seed %d` (a %.0f s official game), projected:" %
+           (name_of_board, seed, game_s), "",
+           "| chip | scan | quiet tick | worst decision tick | GC pauses a game (%d ms each in PSRAM) | "
+           "bytes a frame of play |" % GC_PSRAM_MS,
+           "|---|---:|---:|---:|---:|---:|"]
+    for name, _, _ in chiptime.CHIPS:
+        p = proj[name]
+        lo = (proj_low or {}).get(name) or {}
+        scan = "%.1f ms" % (p["stages"][0] / 1000.0)
+        if lo.get("stages"):
+            scan += " (%.1f)" % (lo["stages"][0] / 1000.0)
+        quiet = "%.1f ms" % (p["quiet_mean"] / 1000.0)
+        if "quiet_mean" in lo:
+            quiet += " (%.1f)" % (lo["quiet_mean"] / 1000.0)
+        out.append("| %s | %s | %s | %.1f ms | %s | %s |" % (
+            name, scan, quiet, max(p["event_max"], p["save_max"]) / 1000.0,
+            "not measured" if n_gc is None else "%.1f" % n_gc,
+            "not measured" if per_frame is None else "%.0f" % per_frame))
+    return out
+
+
+def doc_section(path):
+    """docsection.section of the runtime table's markers."""
+    from host_tools.bench import docsection
+    return docsection.section(path, DOC_BEGIN, DOC_END)
+
+
+def write_doc(path, lines):
+    """Put `lines` in the doc's runtime table section, the rest as it was."""
+    from host_tools.bench import docsection
+    docsection.write(path, DOC_BEGIN, DOC_END, lines)
 
 
 def bisect_kb(run, lo, hi, step=4):
@@ -534,11 +577,16 @@ def main(argv=None):
                    help="a first figure in a few minutes: the .mpy path with the phone page only, one timed run, "
                         "no plain-loop comparison, no stack depth, no smallest-heap search")
     p.add_argument("--board", default=BOARD, help="the board (default %s, the reference board)" % BOARD)
+    p.add_argument("--doc", metavar="FILE",
+                   help="write the summary's table into FILE's marked section (docs/runtime.md: the figures "
+                        "there are this command's)")
     # `bakumat bench runtime quick seed=3` as well as --quick --seed 3
     args = p.parse_args(["--" + a if not a.startswith("-") and (a == "quick" or "=" in a) else a
                          for a in (argv or [])])
     out = sys.stdout
     board = boards.offered(args.board)
+    if args.doc:
+        doc_section(args.doc)       # a file without the section is refused before minutes of work
     if bus_of(board) is not None:
         # a mat designed in a computed world: the board fits its kernel table,
         # as deploy installs it (the nominal world's)
@@ -641,7 +689,10 @@ def main(argv=None):
             out.write("  whole game in -X heapsize=64K: %s\n" % ("runs to its end" if ok64 else "FAILS: " + why64))
             k, lo = smallest(lambda k: play_game(board, res, header, heapsize="%dK" % k, mpy_dir=mpy)[0], 64)
             out.write("  smallest -X heapsize in which the whole game runs: %s KB (fails at %d KB)\n" % (k, lo))
-    summary(args.board, board, proj, proj_low, hruns, game_s, out)
+    n_gc, per_frame = summary(args.board, board, proj, proj_low, hruns, game_s, out)
+    if args.doc:
+        write_doc(args.doc, doc_table(args.board, args.seed, proj, proj_low, n_gc, per_frame, game_s))
+        out.write("the table in %s is written\n" % args.doc)
     return 0
 
 

@@ -69,6 +69,7 @@ import sys
 import time
 
 from host_tools import boards, fwpath
+from host_tools.errors import UserError
 
 TARGETS = {"precision": 0.995, "recall": 0.995, "id_context": 0.99, "false_per_10h": 1.0, "latency_p95_ms": 60,
            "id_after_questions": 0.995, "questions_per_game": 1.0, "sure_wrong": 0.005}
@@ -902,6 +903,9 @@ def all_worlds(board, names, args, out=sys.stdout):
         last = names[-1] if names[-1] != "family" else (worlds.nominal(board) or worlds.NOMINAL)
         p, us, _ = micropython_steady_state(with_detector(dict(board, world=last), args.detector))
         per = "%.1f B, %.0f us" % (p, us)
+    if getattr(args, "doc", None):
+        import io
+        shown, out = out, io.StringIO()
     out.write("sensing benchmark, board %s, detector %s, %d games per world and corpus, %.1f idle hours per world"
               "%s (`bakumat bench sensing --board %s --worlds %s --games %d --idle-hours %g%s%s`)\n\n"
               % (board["name"], args.detector, args.games, args.idle_hours,
@@ -913,7 +917,17 @@ def all_worlds(board, names, args, out=sys.stdout):
         out.write(_row(wname, name, args.games, tot, per) + "\n")
     out.write("\n")
     write_situations(out.write, rows)
+    if getattr(args, "doc", None):
+        from host_tools.bench import docsection
+        text = out.getvalue()
+        shown.write(text)
+        docsection.write(args.doc, DOC_BEGIN, DOC_END, text.rstrip("\n").split("\n"))
+        shown.write("the tables in %s are written\n" % args.doc)
     return 0
+
+
+DOC_BEGIN = "<!-- bakumat bench sensing --worlds ... --doc: the tables below are written by the command -->"
+DOC_END = "<!-- end of the tables bakumat bench sensing writes -->"
 
 
 # --quick: what a designer reruns after a change (the defaults it replaces
@@ -954,7 +968,16 @@ def main(argv=None):
                     help="a first figure in about a minute while designing: %d games of the development corpus,"
                          " the landings only, %.2g idle hours, no micropython figures (options given win)"
                          % (QUICK["games"], QUICK["idle_hours"]))
+    ap.add_argument("--doc", metavar="FILE",
+                    help="with --worlds: write the tables into FILE's marked section (docs/sensing-pipeline.md: "
+                         "the figures there are this command's)")
     args = ap.parse_args(argv)
+    if args.doc:
+        if not args.worlds:
+            raise UserError("--doc needs --worlds: the tables it writes are the worlds' table and the errors by "
+                            "situation")
+        from host_tools.bench import docsection
+        docsection.section(args.doc, DOC_BEGIN, DOC_END)    # refused before the minutes of work
     if args.quick:
         for k, v in QUICK.items():
             if getattr(args, k) == ap.get_default(k):

@@ -57,3 +57,52 @@ def test_the_summary_has_one_line_per_chip_with_the_stages_the_decision_and_the_
     out = io.StringIO()
     bench_runtime.summary("b", {"rate_hz": 50}, proj, None, None, 172.0, out)
     assert "GC pauses not measured" in out.getvalue() and "low bound" not in out.getvalue()
+
+
+def _fake():
+    proj, low = {}, {}
+    for k, (name, _, _) in enumerate(chiptime.CHIPS):
+        proj[name] = {"quiet_mean": 9000.0 + 1000 * k, "stages": (3000.0, 2900.0, 1600.0, 1000.0, 300.0),
+                      "event_max": 110900.0, "save_max": 4000.0}
+        low[name] = {"quiet_mean": 8000.0 + 1000 * k, "stages": (2100.0, 2900.0, 1600.0, 1000.0, 300.0)}
+    return proj, low
+
+
+def test_the_doc_table_gives_each_chip_both_bounds_the_decision_and_the_garbage():
+    proj, low = _fake()
+    lines = bench_runtime.doc_table("b", 1, proj, low, 18.6, 4531.0, 172.0)
+    assert lines[0].startswith("`bakumat bench runtime --quick --board b --seed 1`")
+    rows = [ln for ln in lines if ln.startswith("| ESP")]
+    assert len(rows) == len(chiptime.CHIPS)
+    assert rows[0] == "| %s | 3.0 ms (2.1) | 9.0 ms (8.0) | 110.9 ms | 18.6 | 4531 |" % chiptime.CHIPS[0][0]
+    rows = bench_runtime.doc_table("b", 1, proj, None, None, None, 172.0)[4:]
+    assert rows[0] == "| %s | 3.0 ms | 9.0 ms | 110.9 ms | not measured | not measured |" % chiptime.CHIPS[0][0]
+
+
+def test_the_doc_is_written_between_its_markers_and_the_rest_kept(tmp_path):
+    doc = tmp_path / "runtime.md"
+    doc.write_text("# Runtime\n\nbefore\n%s\n| old | table |\n%s\nafter\n"
+                   % (bench_runtime.DOC_BEGIN, bench_runtime.DOC_END), encoding="utf-8")
+    bench_runtime.write_doc(str(doc), ["| new | table |"])
+    assert doc.read_text(encoding="utf-8") == "# Runtime\n\nbefore\n%s\n| new | table |\n%s\nafter\n" % (
+        bench_runtime.DOC_BEGIN, bench_runtime.DOC_END)
+
+
+def test_a_doc_without_the_section_is_refused_naming_it(tmp_path):
+    from host_tools.errors import UserError
+    doc = tmp_path / "notes.md"
+    doc.write_text("no markers here\n", encoding="utf-8")
+    with pytest.raises(UserError, match="notes.md: no section for the table"):
+        bench_runtime.write_doc(str(doc), ["x"])
+    assert doc.read_text(encoding="utf-8") == "no markers here\n"
+    with pytest.raises(UserError, match="missing.md"):
+        bench_runtime.doc_section(str(tmp_path / "missing.md"))
+
+
+def test_the_runtime_doc_holds_the_section_the_command_writes():
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "runtime.md")
+    text, a, b = bench_runtime.doc_section(path)
+    table = text[a:b]
+    assert "`bakumat bench runtime --quick --board %s" % boards.REFERENCE in table
+    assert len([ln for ln in table.splitlines() if ln.startswith("| ESP")]) == len(chiptime.CHIPS)

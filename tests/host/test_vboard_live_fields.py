@@ -53,6 +53,7 @@ def test_a_bakugan_lifted_after_a_switch_leaves_its_zone_as_it_was():
     after = zone_median(vb.source, chans, moments[6] + 2500)
     # the Bakugan read on its zone (so a gain difference would show), and went
     assert max(abs(s - e) for s, e in zip(standing, empty)) > 5000, (standing, empty)
-    # (what is left: noise, and the two Bakugan held in the hand 90 mm up,
-    # tens of counts; the gain difference left about 750 here)
+    # (what is left is the switches' own error, tens of counts: each shift
+    # is a median over half a second of fields that meet almost exactly; the
+    # gain difference left about 750 counts here)
     assert max(abs(a - e) for a, e in zip(after, empty)) < 150, (after, empty)

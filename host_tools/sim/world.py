@@ -17,8 +17,14 @@ from host_tools.sim import field as F
 from host_tools.sim import worlds as _worlds
 from host_tools.sim.scenario import ScenarioError
 
-REACH_MM = 100.0  # sensors farther than this from a magnet get no field (< 0.5 counts)
-AIR_MM = 90.0  # a ball higher than this above the mat is out of reach
+# Sensors farther than this from a magnet get no field: at 250 mm the
+# strongest magnet (0.07 A m^2) gives 0.45 uT, 3 counts of a LIS2MDL (20
+# counts rms of noise), so the cut is a step well under a frame's noise (at
+# 100 mm it was 26 counts for a typical 0.039 A m^2 magnet, 60 for a lifted
+# one dropped at 90 mm up).
+REACH_MM = 250.0
+AIR_MM = 90.0  # a lifted Bakugan is raised this far, then carried out of reach
+CARRY_MS = 500  # ... in this long (REACH_MM further up: its field fades out)
 OPEN_MS = 80  # a Bakugan takes this long to pop open
 LIFT_MS = 300
 DRIFT_STEP_FRAMES = 50
@@ -589,6 +595,10 @@ class _Builder:
         up = _unit((p[3] + self.rng.uniform(-0.6, 0.6), p[4] + self.rng.uniform(-0.6, 0.6), p[5]))
         top = (p[0] + self.rng.uniform(-25, 25), p[1] + self.rng.uniform(-25, 25), p[2] + AIR_MM, up[0], up[1], up[2])
         o.phases.append(Tween(t, t + LIFT_MS, p, top, ease=2.0))
+        # carried away, not dropped: a Bakugan that vanished at AIR_MM would
+        # take tens of counts off its neighbours' sensors in one frame
+        away = (top[0], top[1], top[2] + REACH_MM + 10.0, top[3], top[4], top[5])
+        o.phases.append(Tween(t + LIFT_MS, t + LIFT_MS + CARRY_MS, top, away, ease=1.0))
         self.truth.append({"t": t, "ev": "leave", "zone": o.zone, "bakugan": o.bid,
                            "x": round(p[0], 1), "y": round(p[1], 1)})
         del self.standing[o.bid]
@@ -680,7 +690,7 @@ class _Builder:
         o.phases.append(b)
         d = b.d_at(b.t1)
         out = Roll(b.t1, (x + ux * dist, y + uy * dist), (x + ux * (dist + 60.0), y + uy * (dist + 60.0)),
-                   0.6, 0.6, d, p["polarity"], geo, self.cards_at, lift=(0.0, AIR_MM + 20.0), spin=spin)
+                   0.6, 0.6, d, p["polarity"], geo, self.cards_at, lift=(0.0, REACH_MM + 20.0), spin=spin)
         o.phases.append(out)
         self.truth.append({"t": int(t), "ev": "roll", "zone": z, "bakugan": bid, "x": round(x, 1), "y": round(y, 1),
                            "card": True})
@@ -786,7 +796,7 @@ def _render(board, b, rng, settings, end_ms):
 
     def contribution(pose, cardset, m):
         x, y, z, ux, uy, uz = pose
-        if z - geo.mat_top > AIR_MM + 40.0:
+        if z - geo.mat_top > REACH_MM:
             return ()
         rect = geo.plate_under(x, y, cardset)
         if world.computed:

@@ -51,8 +51,8 @@ def sample_header():
 
 def play_game(board, res, header, heapsize=None, mpy_dir=None, profile=False, budget=None):
     """Run the game; return (ok, why, health, wall seconds)."""
-    from host_tools.vboard import VBoard
     from host_tools.errors import UserError
+    from host_tools.vboard import VBoard
     vb = VBoard(board, lockstep=True, heapsize=heapsize, mpy_dir=mpy_dir, profile=profile, heap_budget=budget)
     vb.max_resets = 2            # a board that keeps crashing has failed: do not wait for every frame
     t0 = time.monotonic()

@@ -38,6 +38,11 @@ def pytest_configure(config):
         os.environ["BAKUMAT_TEST_CACHE"] = tempfile.mkdtemp(prefix="bakumat-test-cache-")
         config._bakumat_own_cache = os.environ["BAKUMAT_TEST_CACHE"]
     os.environ["BAKUMAT_CACHE"] = os.environ["BAKUMAT_TEST_CACHE"]  # workers inherit the controller's
+    if not hasattr(config, "workerinput"):
+        # the reference board as deployed (its kernel table: about 7 s the
+        # first time), for the firmware's tests under micropython
+        import fwharness
+        fwharness.write_board()
     config._bakumat_started = time.monotonic()
 
 

@@ -13,6 +13,7 @@ A watchdog or machine reset inside the firmware reboots it (Rig.boots,
 world.reset_cause) like the chip would.
 """
 import json
+import sys
 
 import fakes
 from fakes.board import FakeMat, FakePort
@@ -22,19 +23,87 @@ HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 REPO = HERE + "/.."
 
 
-def load_board(name="esp32_devkitc", repo=None):
-    """Board definition = mat + wiring, merged like host_tools.boards does
-    (enough for the firmware; the host loader also validates)."""
-    repo = repo or REPO
-    f = open(repo + "/boards/%s/wiring.json" % name)
-    wiring = json.load(f)
-    f.close()
-    f = open(repo + "/boards/mats/%s.json" % wiring["mat"])
+REFERENCE = "esp32s3_devkitc1_lis2"   # host_tools.boards.REFERENCE (not importable under micropython)
+
+
+def _getenv(k):
+    import os
+    return os.getenv(k) if hasattr(os, "getenv") else None
+
+
+def board_path(name=REFERENCE):
+    """Where the board's definition as deployed (with its kernel table) is
+    kept for this run: in $BAKUMAT_CACHE (tests/conftest.py makes one per
+    run, inherited by the micropython processes), else beside this file."""
+    base = _getenv("BAKUMAT_CACHE") or HERE
+    return base + "/fwharness-%s.json" % name
+
+
+def write_board(name=REFERENCE):
+    """Build the board definition as `bakumat deploy` writes its board.json
+    (mat + wiring + the kernel table of the mat's nominal world, in its chip
+    form only; CPython, host_tools) into board_path(name); return it."""
+    import os
+    from host_tools import boards
+    from host_tools.boards import kernels
+    from host_tools.sim import worlds
+    b = boards.load(name)
+    b = kernels.for_board(b, worlds.nominal(b))
+    # the float table's base64 (100 KB): the board keeps only the chip form
+    # (runtime.boarddef.compact drops it), and a micropython test's heap
+    # need not hold both while it parses the file
+    del b["kernels"]["k"]
+    path = board_path(name)
+    tmp = "%s.%d" % (path, os.getpid())
+    with open(tmp, "w") as f:
+        json.dump(b, f, sort_keys=True, separators=(",", ":"))
+    os.replace(tmp, path)
+    return b
+
+
+def load_board(name=REFERENCE, repo=None):
+    """The board definition the firmware gets on a deployed board: the
+    reference board by default, with its kernel table (the firmware senses
+    with the kernel fit only). Under CPython it is built when missing;
+    under micropython it must have been (tests/conftest.py does at the
+    start of a run; by hand: python tests/fwharness.py)."""
+    path = board_path(name)
+    try:
+        f = open(path)
+    except OSError:
+        if sys.implementation.name == "micropython":
+            raise OSError("%s is missing: run the tests with pytest, or python tests/fwharness.py first" % path)
+        return write_board(name)
     bd = json.load(f)
     f.close()
-    bd["name"] = name
-    bd["wiring"] = wiring
     return bd
+
+
+def counts(bd, stands=()):
+    """Every channel's counts with Bakugan standing upright in the middle of
+    their zones: stands = [(zone id, moment mA m^2, signed: the pole up)],
+    read through the board's own kernel table (the field the mat's fit
+    expects: for the app's flows, not a test of the sensing's physics)."""
+    from binascii import a2b_base64
+    from struct import unpack_from
+    t = bd["kernels"]
+    fx = t["fixed"]
+    zero = bd["sensor"]["zero_counts"]
+    out = [zero] * len(bd["sensors"])
+    if not stands:
+        return out
+    k = a2b_base64(fx["k"])      # int32: value * f + 2^22 (docs/formats/kernel-table-v1.md)
+    nch = len(t["channels"])
+    ix = int(round(-t["x0"] / t["step"]))
+    iy = int(round(-t["y0"] / t["step"]))
+    ih = len(t["heights"]) // 2
+    cell = ((ih * t["ny"] + iy) * t["nx"] + ix) * nch
+    for zone, m in stands:
+        chs = sorted(s["ch"] for s in bd["sensors"] if s["zone"] == zone)
+        for j in range(nch):
+            kz = (unpack_from("<i", k, 4 * ((cell + j) * 3 + 2))[0] - (1 << 22)) / fx["f"]
+            out[chs[j]] += int(round(kz * m))
+    return out
 
 
 def _listener():
@@ -54,14 +123,12 @@ class Rig:
         self.fs = fs_dir
         self.world = fakes.install(start_ms)
         self.clock = self.world.clock
-        self.mat = FakeMat(board_def["wiring"], shift=4, noise=noise)
-        zero = board_def.get("sensor", {}).get("zero_counts", 2048)
-        self.mat.set([zero] * len(board_def["wiring"]["channels"]))
+        self.mat = FakeMat(board_def["wiring"], noise=noise)
         self.port = FakePort(self.clock)
         if costs:
-            # ESP32-like costs of hardware calls (field notes): an ADC read,
-            # an LED of a WS2812 write, a byte of serial input
-            self.world.adc_us = 50
+            # ESP32-like costs of hardware calls (field notes): a sensor's
+            # SPI read, an LED of a WS2812 write, a byte of serial input
+            self.world.spi_us = 60
             self.world.led_us = 30
             self.port.us_per_byte = 30
         self.wdt_ms = wdt_ms
@@ -214,3 +281,8 @@ class Rig:
 
     def pwm(self):
         return self.world.pwms[-1] if self.world.pwms else None
+
+
+if __name__ == "__main__":
+    print(board_path())
+    write_board()

@@ -135,7 +135,7 @@ def raw_lines():
     h = {k: h[k] for k in ("mode", "first", "target", "players")}
     sc = sim.parse_scenario("gate 0 dan-gold on zone 4 at 0.1s\ngate 1 runo-gold on zone 5 at 0.15s\n"
                             "place drago on zone 4 at 0.3s\nremove drago at 0.6s\nmiss tigrerra at 0.7s\n")
-    return sim.run(boards.load("reference"), sc, seed=3).raw_lines(h)
+    return sim.run(boards.load(boards.REFERENCE), sc, seed=3).raw_lines(h)
 
 
 def test_fuzz_event_and_raw_logs(tmp_path, raw_lines):

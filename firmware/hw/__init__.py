@@ -7,7 +7,8 @@ Board from the fakes in tests/fakes (tests/firmware/hwkit.py).
 
 A Board has:
     clock      time-like object: ticks_ms ticks_us ticks_diff ticks_add sleep_ms
-    scanner    hw.mux.MuxScanner: .n channels, .frame array('H'), .scan()
+    scanner    hw.lis2.Lis2Scanner (or hw.amr.AmrScanner): .n channels, .frame
+               array('H'), .scan()
     strip      hw.strip.Strip over a NeoPixel, or None
     buzzer     PWM object (freq(), duty_u16()), or None
     buttons    [(name, Pin)] active-low push buttons (may be empty)

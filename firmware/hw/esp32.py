@@ -14,7 +14,6 @@ except ImportError:
 # Every board runs its CPU at 240 MHz: stock ESP32 and S3 images boot at 160
 # MHz, and the loop's budget (docs/runtime.md) is measured for 240.
 CPU_HZ = const(240000000)
-from hw.mux import MuxScanner
 from hw.strip import Strip
 from hw.stdio import StdioPort
 
@@ -45,15 +44,9 @@ def build(board_def, clock=None, port=None):
                           freq=bus.get("freq", 400000))
         scanner = AmrScanner(i2c, [(s[0], s[1]) for s in bus["sensors"]], bus.get("odr_hz", 100))
     else:
-        transfer = board_def.get("sensor", {})
-        shift = hw.adc_shift(transfer.get("max_counts", 4095))
-        adcs = []
-        for p in w["adc_pins"]:
-            adc = machine.ADC(machine.Pin(p), atten=machine.ADC.ATTN_11DB)
-            adcs.append(adc)
-        selects = [machine.Pin(p, machine.Pin.OUT, value=0) for p in w.get("mux_select", [])]
-        channels = [(c[0], c[1]) for c in w["channels"]]
-        scanner = MuxScanner(adcs, selects, channels, shift)
+        # (the ADC-multiplexed Hall mats were retired: hardware/retired.md)
+        raise ValueError("board wiring has no \"spi\" or \"i2c\" sensors: this firmware reads "
+                         "three-axis magnetometers only")
 
     strip = None
     led = w.get("led")

@@ -116,7 +116,7 @@ class VClock:
 
 
 class VScanner:
-    """Same interface as hw.mux.MuxScanner: the frame comes from the host
+    """Same interface as the board's scanner (hw.lis2.Lis2Scanner): the frame comes from the host
     (the simulated magnetic field at this instant)."""
 
     def __init__(self, side, clock, n):

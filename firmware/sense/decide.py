@@ -25,7 +25,7 @@ class Decide:
         self.flt = array("i", [-1] * nz)
         self.flw = array("i", [-1] * nz)
         self.moved = array("i", [-1 << 29] * nz)   # when a Bakugan last landed or left there
-        self.side = None   # kernel boards: zone index -> its neighbours' (-x, +x, -y, +y), -1: none
+        self.side = None   # zone index -> its neighbours' (-x, +x, -y, +y), -1: none
 
     def settled(self, zi, t):
         """Zone zi has held still for the dwell time in a new state: explain it."""
@@ -227,9 +227,9 @@ class Decide:
             # no candidate for its next throw). Not while an early land is
             # out on the zone: the window was read as an arrival, and an
             # arrival's field partly cancelling the standing one's leaves
-            # an implausible rest too (seen on the Hall mat, where the rule
-            # without this took a battle's standing Bakugan off: 1 false
-            # and 1 missed landing in 16 development games).
+            # an implausible rest too (the rule without this took a battle's
+            # standing Bakugan off: 1 false and 1 missed landing in 16
+            # development games).
             return _GONE
         if not arrival and t - fr.wt0[zi] < wait:
             pl._wait(zi, "tail" if tail else "residue")
@@ -419,13 +419,12 @@ class Decide:
         idf = pl.idf
         oc = pl.oc
         p = pl.params
-        if occ and idf.kern is not None and fr.quiet(zi, now, 3):
+        if occ and fr.quiet(zi, now, 3):
             # The zone reads empty now, yet had occupants: they left (a
             # battle's pair lifted one after the other: the window's mean
             # still holds the second's field, so the change reads as a
             # Bakugan). A Bakugan that landed would read: two magnets
-            # cancel on two three-axis sensors only at the same place
-            # (kernel boards; on a Hall mat's sheet level they can).
+            # cancel on two three-axis sensors only at the same place.
             # The window starts again from this empty frame: kept, its
             # mean goes on holding the fields that left, and a noisy frame
             # later let it be decided as a landing of their sum (family
@@ -433,7 +432,7 @@ class Decide:
             pl._wait(zi, "leave")
             pl.bt.restart(zi, t)
             return True
-        if len(occ) == 2 and idf.kern is not None and t - fr.wt0[zi] < p["residue_ms"] and \
+        if len(occ) == 2 and t - fr.wt0[zi] < p["residue_ms"] and \
                 self._fading(zi, occ, delta, na):
             # Both of a battle's pair fading at once (lifted one after the
             # other): the change is minus a share of each one's own field.
@@ -456,7 +455,7 @@ class Decide:
             level = idf.mhi if level > 0.0 else -idf.mhi
             se = idf.mhi
             ok = True
-        if ok and idf.kern is not None and self._residue_fading(zi, occ, t):
+        if ok and self._residue_fading(zi, occ, t):
             pl._wait(zi, "residue")
             fr.keep(zi, t + fr.period_ms)
             return True
@@ -468,12 +467,12 @@ class Decide:
                 # keeps those frames in its mean: start it again from this
                 # frame (the dwell applies again)
                 fade = False
-                if idf.kern is not None and not lifting:
+                if not lifting:
                     for o in occ:
                         if o.landed and o.sig * level < 0.0 and not pl.bt.expected_arrival(zi, o):
                             fade = True
                             break
-                if idf.kern is not None and not lifting and not fade and not self._leak(zi, t):
+                if not lifting and not fade and not self._leak(zi, t):
                     # ... but a level that already is a candidate's (early_z)
                     # is a Bakugan landed, whatever it still creeps by: the
                     # early land need not wait for the new window (seen:
@@ -486,15 +485,12 @@ class Decide:
                     # still moving, it is that one's field fading as it is
                     # lifted (seen: 5 early lands more taken back with
                     # `unland`, every one a lift the referee did not keep
-                    # standing; the 3 battles had it kept). Kernel boards
-                    # (measured there; the Hall mat's sheet level, still
-                    # moving, named worse at once: its first guesses 0.82 ->
-                    # 0.71 right in 16 development games).
+                    # standing; the 3 battles had it kept).
                     idf.early(zi, level, se, t)
                 pl._wait(zi, "trend")
                 pl.bt.restart(zi, t)
                 return True
-        if ok and idf.kern is not None and self._leak(zi, t):
+        if ok and self._leak(zi, t):
             return False
         if ok and not lifting:
             idf.early(zi, level, se, t)
@@ -539,7 +535,7 @@ class Decide:
         if got is None:
             pl._wait(zi, "identity")
             # keep averaging, decide on a later frame
-            fr.keep(zi, t + (fr.period_ms if idf.gs is not None else 3 * fr.period_ms))
+            fr.keep(zi, t + fr.period_ms)
             return True
         if not decided:
             return False
@@ -554,7 +550,7 @@ class Decide:
         throw."""
         pl = self.p
         idf = pl.idf
-        if idf.kern is None or pl.context is None or len(occ) != 1 or not occ[0].landed or \
+        if pl.context is None or len(occ) != 1 or not occ[0].landed or \
                 zi in idf.pending:
             return False
         par = pl.params

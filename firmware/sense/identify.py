@@ -1,11 +1,11 @@
 """Identification (docs/sensing-pipeline.md, "Identification", "Early
-land", "Asking when unsure"): a field's level (its signature), who among
-the candidates it names, the early land's guess, the lessons of `register`,
-and the refinement of each landing over the frames that follow it (named
-again from the refined level). Runs only when a zone has settled or a
-landing's refinement ends; the maths is sense.signature.
+land", "Asking when unsure"): a field's level (its kernel fit's moment, the
+Bakugan's signature), who among the candidates it names, the early land's
+guess, the lessons of `register`, and the refinement of each landing over
+the frames that follow it (named again from the refined level). Runs only
+when a zone has settled or a landing's refinement ends; the fit is
+sense.fit, the naming maths sense.signature.
 """
-from array import array
 
 from sense import signature
 from sense.occupants import dv
@@ -13,62 +13,36 @@ from sense.occupants import dv
 
 class Identifier:
     """Owns sigs (bakugan id -> learnt signed level), pending (zone index ->
-    the bakugan id a `register` will teach there), the plate's sheet gains
-    (gs) or the dipole fit's geometry, and what the last identification
-    found (last*)."""
+    the bakugan id a `register` will teach there), the kernel fit (kern)
+    and what the last identification found (last*)."""
 
-    def __init__(self, p, board, sx, sy, rects):
+    def __init__(self, p, board):
         self.p = p
-        n = len(sx)
-        self.height = signature.effective_height(board)
         # The board's kernel table (docs/formats/kernel-table-v1.md): the
         # model fit (sense.fit) of a zone's change gives the signature
-        # (the fitted moment) before any other model.
-        self.kern = None
+        # (the fitted moment). The firmware has no other detector: a board
+        # without a table (the retired Hall mats, hardware/retired.md) is
+        # refused here, naming the field.
         kt = board.get("kernels")
-        if kt:
-            nch = len(p.zch[0])
-            for chs in p.zch:
-                if len(chs) != nch:
-                    raise ValueError("kernel table: zones with %d and %d channels" % (nch, len(chs)))
-            # loaded only for a board with a table: a Hall mat's heap never
-            # holds the fit's code (11 KB at 32 bits, even from ROMFS)
-            from sense.fit import Kernels
-            self.kern = Kernels(kt, nch, 1.0 / (1 << p.ish))
-            mr = kt.get("moment_range") or (1.0, 100.0)
-            self.mlo = float(mr[0])
-            self.mhi = float(mr[1])
-            self.use = bytearray(nch)
-            self.lastfit = None   # (x, y, h) of the last fit, mm
-            self.fitz = -1        # ... of this zone index
-        # The plate's sheet term (signature = sheet level) when the board's
-        # plate captures flux; otherwise the dipole fit.
-        self.gs = None
-        plate = board.get("plate") or {}
-        if plate.get("capture", 0.0) > 0.0:
-            card = board.get("card") or {}
-            pw = float(plate.get("w", float(card.get("w", 62.0)) - 6.0))
-            ph = float(plate.get("h", float(card.get("h", 88.0)) - 6.0))
-            pz = float(board["sensor_plane_to_card_top_mm"]) - float(plate.get("depth_mm", 0.6))
-            gs = array("d", bytearray(8 * n))
-            chz = p.chz
-            for c in range(n):
-                r = rects[chz[c]]
-                cx = r[0] + r[2] / 2.0
-                cy = r[1] + r[3] / 2.0
-                gs[c] = signature.sheet((cx - pw / 2.0, cy - ph / 2.0, cx + pw / 2.0, cy + ph / 2.0), pz, sx[c], sy[c])
-            self.gs = gs
-        # sensor positions and zone rectangles: only the dipole fit reads
-        # them after this
-        if self.gs is not None:
-            sx = sy = rects = None
-        self.sx = sx
-        self.sy = sy
-        self.rects = rects
+        if not kt:
+            raise ValueError("board %r has no kernel table (\"kernels\"): the mat senses with the kernel fit "
+                             "only; deploy the board again (bakumat deploy) to build it" % (board.get("name"),))
+        nch = len(p.zch[0])
+        for chs in p.zch:
+            if len(chs) != nch:
+                raise ValueError("kernel table: zones with %d and %d channels" % (nch, len(chs)))
+        from sense.fit import Kernels
+        self.kern = Kernels(kt, nch, 1.0 / (1 << p.ish))
+        mr = kt.get("moment_range") or (1.0, 100.0)
+        self.mlo = float(mr[0])
+        self.mhi = float(mr[1])
+        self.use = bytearray(nch)
+        self.lastfit = None   # (x, y, h) of the last fit, mm
+        self.fitz = -1        # ... of this zone index
         # the posterior a name needs to be decided at once and not asked
         # about: where the board's reliability table stops being right often
         # enough (docs/sensing-pipeline.md)
-        self.dp = p.params["fit_decide_p"] if self.kern is not None else p.params["decide_p"]
+        self.dp = p.params["fit_decide_p"]
         self.sigs = {}
         # bakugan id -> how many landings its signature averages (lessons,
         # and the landings the game confirmed; 1 for one taught from the store)
@@ -89,43 +63,8 @@ class Identifier:
 
     def level(self, zi, vec, nframes):
         """(level, standard error, plausible) of the field vec (a change of
-        the zone's state, averaged over nframes frames)."""
-        p = self.p
-        chs = p.zch[zi]
-        hl = p.hl
-        bad = hl.bad
-        vs = []
-        gs = []
-        xs = []
-        ys = []
-        for j in range(len(chs)):
-            c = chs[j]
-            if bad[c]:
-                continue
-            if hl.clipped(c):
-                continue   # clipped: its value says little
-            vs.append(vec[j])
-            if self.gs is not None:
-                gs.append(self.gs[c])
-            else:
-                xs.append(self.sx[c])
-                ys.append(self.sy[c])
-        if not vs:
-            return 0.0, 1.0, False
-        par = p.params
-        noise = p.fr.noise
-        if self.kern is not None:
-            return self._fitted(zi, vec, nframes, noise, par)
-        if self.gs is not None:
-            b, k, spread = signature.level(vs, gs)
-            if k == 0:
-                return 0.0, 1.0, False
-            se = 1.1 * noise / (0.9 * (k * nframes) ** 0.5)
-            ok = abs(b) >= par["min_level_sigma"] * se
-            return b, se, ok
-        a, px, py, res = signature.fit(xs, ys, vs, self.rects[zi], self.height)
-        se = 0.15 * abs(a) + noise / (nframes ** 0.5)
-        return a, se, res <= par["fit_max_residual"] and abs(a) > 0.0
+        the zone's state, averaged over nframes frames): its kernel fit."""
+        return self._fitted(zi, vec, nframes, self.p.fr.noise, self.p.params)
 
     def _fitted(self, zi, vec, nframes, noise, par):
         """(moment, standard error, plausible) of the kernel fit of the
@@ -183,9 +122,9 @@ class Identifier:
         """(level, standard error, plausible) of vec measured along the
         zone's last fitted field (its shape per unit moment): a linear
         reading of the frames around a fit (is the level still moving, the
-        window's slope) without fitting them again. Without a kernel fit of
-        this zone: level()."""
-        if self.kern is None or self.fitz != zi:
+        window's slope) without fitting them again. Without a fit of this
+        zone yet: level()."""
+        if self.fitz != zi:
             return self.level(zi, vec, nframes)
         sh = self.kern.shape
         use = self.use
@@ -202,13 +141,10 @@ class Identifier:
         return lv, se, abs(lv) >= self.p.params["min_level_sigma"] * se
 
     def spread(self):
-        """(rel, tail, trel) of signature.loglik for this board's signature:
-        the kernel fit's moment (fit_rel_spread, fit_tail, fit_tail_rel),
-        else the sheet level's (rel_spread, no tail)."""
+        """(rel, tail, trel) of signature.loglik for the kernel fit's moment
+        (fit_rel_spread, fit_tail, fit_tail_rel)."""
         p = self.p.params
-        if self.kern is not None:
-            return p["fit_rel_spread"], p["fit_tail"], p["fit_tail_rel"]
-        return p["rel_spread"], 0.0, 0.25
+        return p["fit_rel_spread"], p["fit_tail"], p["fit_tail_rel"]
 
     def post(self, level, se, cands, others=(), second=None):
         """signature.posterior of level among cands (+ others at other_prior)
@@ -241,7 +177,7 @@ class Identifier:
         m = o.meas
         if o.told or not o.asked:
             self.doubt.pop(b, None)     # (it was this one: not in hand)
-        if self.kern is None or b is None or o.learned or m is None or not o.lone or (o.asked and not o.told):
+        if b is None or o.learned or m is None or not o.lone or (o.asked and not o.told):
             return
         s = self.sigs.get(b)
         p = self.p.params
@@ -363,7 +299,7 @@ class Identifier:
         cands = pl.context() if pl.context is not None else None
         self.lastz = 0.0
         got = self.identify(zi, level, se, True, t, cands, True)
-        if self.kern is not None and cands is not None and not (self.lastz <= p["early_z"] and got[0] in self.sigs):
+        if cands is not None and not (self.lastz <= p["early_z"] and got[0] in self.sigs):
             # No Bakugan the referee expects has this level: its picture
             # may be wrong (an earlier landing named as another Bakugan,
             # which it then has used), and the field is a landing all the
@@ -372,10 +308,7 @@ class Identifier:
             # it as before (the referee's candidates, the others at
             # other_prior). (16 development games: 9 of the 24 landings
             # later than 60 ms waited max_wait_ms for a name because the
-            # one thrown was not among the referee's candidates.) Kernel
-            # boards: the Hall mat's sheet level matches some registered
-            # Bakugan far more often (its first guesses 0.71 -> 0.64 right in
-            # 16 development games).
+            # one thrown was not among the referee's candidates.)
             # (not one standing anywhere, this zone included: the change is
             # of the zone's state, its occupant's field already in it)
             where = pl.oc.where
@@ -480,11 +413,6 @@ class Identifier:
             else:
                 self.sigs[b] = level
                 self.nsig[b] = 1
-        elif self.kern is None and o.certain and o.bid in self.sigs:
-            # the sheet level (Hall mats): a certain landing refines its
-            # signature a quarter of the way at once (as measured there; the
-            # game's learning below was measured on the kernel fit only)
-            self.sigs[o.bid] = 0.75 * self.sigs[o.bid] + 0.25 * level
 
     def _reident(self, zi, o, level, se, t):
         """Name the Bakugan o again from its refined level (refine_ms of

@@ -34,7 +34,7 @@ How it works (docs/sensing-pipeline.md has the reasoning and the figures):
   noise allows (sum of |departures|, |sum of departures|); a window that
   holds still for the dwell time is a new steady state. A ball rolling
   across never holds still, so it never counts.
-- A new steady state is explained (sense.signature; not per frame): all
+- A new steady state is explained (sense.decide; not per frame): all
   left (the field is back to the baseline), one occupant left (the change
   is minus its contribution), the last arrival still settling (more of the
   same field within settle_ms), or a new Bakugan: a field with the shape a
@@ -60,7 +60,8 @@ class wires them and is all a caller sees):
     sense.battles    a second Bakugan on a zone: arrivals, leave holds, pairs
     sense.identify   signatures, identification, early land, refinement
     sense.occupants  what stands where; early landings not yet decided
-    sense.signature  the maths of levels and posteriors
+    sense.fit        the kernel fit: a change's moment, place and height
+    sense.signature  the naming maths: a level's posterior over the signatures
 Views, replays and tests read the pipeline through the probes below
 (`trigger`, `thresholds`, `stir`, `deviation`, `standing`, ...), never
 through the stages' arrays.
@@ -104,12 +105,11 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "quiet_sigma": 4.0,      # a zone is empty when its mean is this close to the baseline
     "refine_ms": 1500,       # after a landing, frames averaged into its signature
     "min_level_sigma": 4.0,  # a landing's level must be this many standard errors
-    "decide_p": 0.995,       # identification: posterior needed to decide at once (and not to ask)
-    "fit_decide_p": 0.99,    # ... on kernel boards (the reliability table, docs/sensing-pipeline.md)
+    "fit_decide_p": 0.99,    # identification: posterior needed to decide at once and not ask
+                             # (the reliability table, docs/sensing-pipeline.md)
     "certain_p": 0.9999,     # ... to refine the signature from this landing
     "match_z": 3.5,          # ... and the field must match the candidate this well
     "force_z": 6.0,          # a decision forced by max_wait_ms: no candidate this close, no landing
-    "rel_spread": 0.04,      # a Bakugan's level from landing to landing
     # the kernel fit's moment from landing to landing (identify.spread):
     # a core Gaussian and a tail of landings read far off. Measured over
     # the family of worlds (plates, heights, tilts, gains drawn per game;
@@ -131,10 +131,9 @@ DEFAULTS: dict = {  # mixed int and float values: a plain dict to mypy
     "ramp_share": 0.8,
     "slope_sigma": 2.5,      # a landing's level must not still be climbing (window slope)
     "absorb_ms": 1000,       # an unexplained steady field becomes the new state
-    "fit_max_residual": 0.45,  # dipole boards: a landing must look like one magnet
-    "fit_moment_slack": 1.5,   # kernel boards: a landing's moment within the plausible range, this factor wider
+    "fit_moment_slack": 1.5,   # a landing's moment within the plausible range, this factor wider
     "lesson_moment_slack": 3.0,  # ... a lesson's (identify.bounds)
-    # kernel boards with a faulty channel in the zone (dead, stuck): the
+    # a faulty channel in the zone (dead, stuck): the
     # moment is fitted upright, which reads a Bakugan's lean as 10-20 % of
     # its moment (docs/sensing-pipeline.md, "The kernel fit"), against the
     # signatures learnt with every channel: its error is at least this share
@@ -188,8 +187,6 @@ class Pipeline:
         rects = [array("d", (float(z["x"]), float(z["y"]), float(z["w"]), float(z["h"]))) for z in zones]
         self.rects = rects   # (the decisions read a zone's neighbours from them)
         chz = array("h", [0] * n)
-        sx = array("d", bytearray(8 * n))
-        sy = array("d", bytearray(8 * n))
         lists = [[] for _ in range(nz)]
         for s in sensors:
             c = s["ch"]
@@ -197,8 +194,6 @@ class Pipeline:
                 raise ValueError("sensor channel %r out of range 0..%d" % (c, n - 1))
             zi = zidx[s["zone"]]
             chz[c] = zi
-            sx[c] = float(s["x"])
-            sy[c] = float(s["y"])
             lists[zi].append(c)
         self.chz = chz                                   # channel -> zone index
         self.zch = [array("h", sorted(l)) for l in lists]  # zone index -> its channels
@@ -209,7 +204,7 @@ class Pipeline:
         # about 8 units of noise: the per-frame fixed-point sums (baselines
         # << 12, window sums of frame index x deviation) then stay small
         # ints on a 32-bit chip (and a full-scale count << 12 stays under
-        # 2^29). 0 for the Hall mats (12-bit, 4 counts rms).
+        # 2^29).
         ish = 0
         while noise / (1 << (ish + 1)) >= 8.0:
             ish += 1
@@ -234,7 +229,7 @@ class Pipeline:
         self.hl = Health(self, n, int(sen["max_counts"]), raw_noise, rate, ish)
         self.fr = Frames(self, n, nz, unit, noise if noise > 0.3 else 0.3, rate, ish)
         self.oc = Occupants(self, nz)
-        self.idf = Identifier(self, board, sx, sy, rects)
+        self.idf = Identifier(self, board)
         self.bt = Battles(self, nz)
         self.dc = Decide(self, nz)
         for zi in range(nz):
@@ -286,9 +281,8 @@ class Pipeline:
 
     def kernel_world(self):
         """The world name of the kernel table the fit uses (docs/formats/
-        kernel-table-v1.md `world`), or None: no table (the Hall mats)."""
-        k = self.idf.kern
-        return k.world if k is not None else None
+        kernel-table-v1.md `world`), or None when the table names none."""
+        return self.idf.kern.world
 
     def knows(self, bakugan):
         """True when the mat has a signature for that Bakugan (taught, or learnt)."""

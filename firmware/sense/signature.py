@@ -1,155 +1,20 @@
-"""Magnet signatures and identification (event-time maths, floats allowed).
+"""Naming a Bakugan by its signature (event-time maths, floats allowed).
 
-Called only while a zone's field has settled into a new state (a landing, a
-leave), never in the per-frame path of an idle mat.
-
-What a zone's sensors see of a Bakugan standing on its card (the model of
-hardware/sensing-physics.md): the gate card's steel plate captures part of
-the magnet's flux and lets it out of its underside, which gives every sensor
-under the card nearly the same field, b * g_i (g_i = the plate's solid angle
-seen from sensor i over 2 pi, about 0.9); on top of it the attenuated dipole
-adds a local bump at the one or two sensors nearest the magnet. The signed
-sheet level b does not depend on where on the card the Bakugan stands (only
-on its magnet: strength, polarity, height, a little on tilt), so it is the
-signature: `level` estimates it robustly (the median-trimmed mean of
-v_i / g_i, dropping the sensor the bump lands on).
-
-Boards whose plate captures nothing (no sheet term) fall back to `fit`: a
-vertical dipole at an effective height h,
-
-    v_i = a * k(r_i),   k(r) = h^3 (2 h^2 - r^2) / (h^2 + r^2)^(5/2)
-
-(k(0) = 2, zero at r = sqrt(2) h, weakly negative beyond), position and a
-found by a grid search. The signed a is then the signature.
+A Bakugan's signature is its magnet's moment as the kernel fit reads it
+(sense.fit: signed by the moment's vertical part, the pole it shows);
+the mat learns each one from a lesson and refines it from the landings the
+game confirms (sense.identify). Called only while a zone's field has
+settled into a new state (a landing, a leave), never in the per-frame path
+of an idle mat.
 
 Identification (`posterior`) is Bayesian over the candidates the referee
-allows: each learnt signature is a Gaussian around its value; the caller
-waits for more frames while no candidate is clearly the one.
+allows: each learnt signature is a core Gaussian around its value with a
+tail of landings read far off; the caller waits for more frames while no
+candidate is clearly the one.
 """
-from math import atan2, exp, log, pi, sqrt
+from math import exp, log, sqrt
 
-_STEPS = (8.0, 3.0, 1.0)
 UNKNOWN_SPAN = 4.0     # a never-registered Bakugan: flat over +-4 x the level
-
-
-def effective_height(board):
-    """Height (mm above the sensor plane) of the dipole seen through the plate."""
-    sense = board.get("sense") or {}
-    if "height_mm" in sense:
-        return float(sense["height_mm"])
-    above = 3.0
-    mag = board.get("magnet") or {}
-    rng = mag.get("above_card_mm")
-    if type(rng) in (list, tuple) and len(rng) == 2:
-        above = (float(rng[0]) + float(rng[1])) / 2.0
-    elif type(rng) in (int, float):
-        above = float(rng)
-    plate = board.get("plate") or {}
-    return float(board.get("sensor_plane_to_card_top_mm", 3.0)) + above + float(plate.get("spread_mm", 0.0))
-
-
-def sheet(rect, plate_z, sx, sy):
-    """Share of the plate's underside field a sensor at (sx, sy) sees: the
-    solid angle of the plate rectangle rect = (x1, y1, x2, y2), plate_z mm
-    above the sensor plane, over 2 pi (1 deep under a large plate)."""
-    dz = plate_z if plate_z > 1e-6 else 1e-6
-
-    def f(x, y):
-        return atan2(x * y, dz * sqrt(x * x + y * y + dz * dz))
-
-    ax = rect[0] - sx
-    bx = rect[2] - sx
-    ay = rect[1] - sy
-    by = rect[3] - sy
-    return (f(bx, by) - f(ax, by) - f(bx, ay) + f(ax, ay)) / (2.0 * pi)
-
-
-def level(vs, gs):
-    """(b, n_used, spread): the sheet level of deviations vs (one frame or a
-    mean), robust to the dipole bump: the mean of v/g without the value
-    farthest from the median. spread is the rms of the kept values around b
-    (noise plus whatever the model does not explain)."""
-    r = [vs[i] / gs[i] for i in range(len(vs)) if gs[i] > 0.2]
-    n = len(r)
-    if n == 0:
-        return 0.0, 0, 0.0
-    if n >= 4:
-        r.sort()
-        med = (r[(n - 1) // 2] + r[n // 2]) / 2.0
-        if abs(r[0] - med) > abs(r[-1] - med):
-            r.pop(0)
-        else:
-            r.pop()
-        n -= 1
-    b = sum(r) / n
-    ss = 0.0
-    for x in r:
-        ss += (x - b) * (x - b)
-    return b, n, sqrt(ss / n)
-
-
-def kernel(h, dx, dy):
-    h2 = h * h
-    r2 = dx * dx + dy * dy
-    s = h2 + r2
-    return h2 * h * (2.0 * h2 - r2) / (s * s * sqrt(s))
-
-
-def _score(xs, ys, vs, h, px, py):
-    sdk = 0.0
-    skk = 0.0
-    for i in range(len(vs)):
-        k = kernel(h, xs[i] - px, ys[i] - py)
-        sdk += vs[i] * k
-        skk += k * k
-    if skk <= 0.0:
-        return 0.0, 1e30
-    a = sdk / skk
-    return a, -a * sdk   # residual minus sum(v^2), constant for given vs
-
-
-def fit(xs, ys, vs, rect, h, margin=0.0):
-    """Best (a, px, py, rel_residual) of one vertical dipole for deviations
-    vs at sensors (xs, ys); rect = (x, y, w, h) of the zone, searched with
-    `margin` mm around it. rel_residual in 0..1: sqrt of the share of the
-    signal energy the dipole leaves unexplained."""
-    vv = 0.0
-    for v in vs:
-        vv += v * v
-    if vv <= 0.0 or not vs:
-        return 0.0, rect[0] + rect[2] / 2.0, rect[1] + rect[3] / 2.0, 1.0
-    x0 = rect[0] - margin
-    y0 = rect[1] - margin
-    x1 = rect[0] + rect[2] + margin
-    y1 = rect[1] + rect[3] + margin
-    best = None
-    ba = bx = by = 0.0
-    y = y0
-    while y <= y1 + 1e-9:
-        x = x0
-        while x <= x1 + 1e-9:
-            a, r = _score(xs, ys, vs, h, x, y)
-            if best is None or r < best:
-                best, ba, bx, by = r, a, x, y
-            x += _STEPS[0]
-        y += _STEPS[0]
-    for si in range(1, len(_STEPS)):
-        step = _STEPS[si]
-        n = int(_STEPS[si - 1] / step + 0.999)
-        cx, cy = bx, by
-        for j in range(-n, n + 1):
-            for i in range(-n, n + 1):
-                x = cx + i * step
-                y = cy + j * step
-                if x < x0 or x > x1 or y < y0 or y > y1:
-                    continue
-                a, r = _score(xs, ys, vs, h, x, y)
-                if r < best:
-                    best, ba, bx, by = r, a, x, y
-    res = vv + best
-    if res < 0.0:
-        res = 0.0
-    return ba, bx, by, sqrt(res / vv)
 
 
 def loglik(x, sx, s, rel, n=1, tail=0.0, trel=0.25):

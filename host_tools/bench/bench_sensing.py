@@ -440,7 +440,7 @@ def _family_detector(board, calib):
     if calib not in _FAMILY_DETECTORS:
         b = dict(board, world=calib)
         b.pop("family", None)
-        _FAMILY_DETECTORS[calib] = with_detector(b, "kernels")
+        _FAMILY_DETECTORS[calib] = with_detector(b)
     return _FAMILY_DETECTORS[calib]
 
 
@@ -794,13 +794,11 @@ def chip_clock(board, games, seed, costs, quiet_ms, params=None, jobs=1, name=No
     return tot
 
 
-def with_detector(board, how="auto"):
+def with_detector(board):
     """The board the pipeline gets: with the kernel table of the simulated
-    world (the mat's calibrated world; host_tools/boards/kernels.py) when `how` is
-    "kernels", or "auto" and the world is computed physics; as it is for
-    "classic" (the sheet level / dipole fit of the Hall mat)."""
+    world (the mat's calibrated world; host_tools/boards/kernels.py)."""
     from host_tools.boards import kernels
-    return kernels.for_board(board, how=how)
+    return kernels.for_board(board)
 
 
 def _row(world, name, games, tot, per):
@@ -883,11 +881,11 @@ def all_worlds(board, names, args, out=sys.stdout):
             # each game in its own draw of the family (simulate); the idle
             # mat in the nominal world at the family's highest noise (idle)
             os.environ["BAKUMAT_WORLD"] = worlds.nominal(board) or worlds.NOMINAL
-            b = dict(with_detector(dict(board, world=os.environ["BAKUMAT_WORLD"]), args.detector), family=True)
+            b = dict(with_detector(dict(board, world=os.environ["BAKUMAT_WORLD"])), family=True)
         else:
             worlds.get(wname)
             os.environ["BAKUMAT_WORLD"] = wname
-            b = with_detector(dict(board, world=wname), args.detector)
+            b = with_detector(dict(board, world=wname))
         for k, (name, seed) in enumerate(todo):
             sys.stderr.write("world %s, %s corpus\n" % (wname, name))
             last = k == len(todo) - 1
@@ -901,14 +899,14 @@ def all_worlds(board, names, args, out=sys.stdout):
     if not args.no_micropython:
         # the per-frame path does not depend on the world: measured once
         last = names[-1] if names[-1] != "family" else (worlds.nominal(board) or worlds.NOMINAL)
-        p, us, _ = micropython_steady_state(with_detector(dict(board, world=last), args.detector))
+        p, us, _ = micropython_steady_state(with_detector(dict(board, world=last)))
         per = "%.1f B, %.0f us" % (p, us)
     if getattr(args, "doc", None):
         import io
         shown, out = out, io.StringIO()
-    out.write("sensing benchmark, board %s, detector %s, %d games per world and corpus, %.1f idle hours per world"
+    out.write("sensing benchmark, board %s, %d games per world and corpus, %.1f idle hours per world"
               "%s (`bakumat bench sensing --board %s --worlds %s --games %d --idle-hours %g%s%s`)\n\n"
-              % (board["name"], args.detector, args.games, args.idle_hours,
+              % (board["name"], args.games, args.idle_hours,
                  " (the idle mat once, in %s)" % names[0] if args.idle_once else "", board["name"], ",".join(names),
                  args.games, args.idle_hours, " --idle-once" if args.idle_once else "",
                  " --detection" if args.detection else ""))
@@ -940,9 +938,6 @@ def main(argv=None):
     # the reference board's mat, in its nominal computed world, unless told otherwise
     ap.add_argument("--board", "--mat", dest="board", default=boards.REFERENCE_MAT,
                     help="the mat or board (default %s, the reference board's mat)" % boards.REFERENCE_MAT)
-    ap.add_argument("--detector", choices=("auto", "kernels", "classic"), default="auto",
-                    help="kernels: the model fit on the world's kernel table (host_tools/boards/kernels.py); classic:"
-                         " the sheet level; auto (default): kernels in computed worlds")
     ap.add_argument("--worlds", help="comma-separated worlds (or `all`): each in turn, one table at the end; `family`: every game"
                          " in its own draw of the family of worlds (host_tools/sim/family.py), the mat sensing with"
                          " the world its simulated calibration picks")
@@ -989,7 +984,7 @@ def main(argv=None):
         from host_tools.sim import worlds
         names = worlds.names() if args.worlds == "all" else [w for w in args.worlds.split(",") if w]
         return all_worlds(board, names, args)
-    board = with_detector(board, args.detector)
+    board = with_detector(board)
     todo = [(n, s) for n, s in CORPORA if args.corpus in (n, "both")]
     for k, (name, seed) in enumerate(todo):
         last = k == len(todo) - 1

@@ -128,15 +128,13 @@ def fixed_form(table):
             "q": base64.b64encode(kern.q.tobytes()).decode("ascii")}
 
 
-def for_board(board, world=None, how="auto"):
+def for_board(board, world=None):
     """The board as its pipeline gets it: with the kernel table of `world`
     (default: the world the simulator would run it in, host_tools/sim/worlds.py
-    default_name) when `how` is "kernels", or "auto" and that world is
-    computed physics; as it is for "classic" (the Hall mat's sheet level /
-    dipole fit) or a world of assumed physics (capture)."""
+    default_name). A world of assumed physics (capture, the retired Hall
+    mat's) has no table: KernelError, naming it (the firmware senses with
+    the kernel fit only)."""
     w = _worlds.get(world or board.get("world") or _worlds.default_name(board))
-    if how == "classic" or (how == "auto" and not w.computed):
-        return board
     b = dict(board)
     b["kernels"] = build(board, w.name)
     return b

@@ -560,10 +560,9 @@ def run_demo(mode="official", seed=None, speed=3.0, players="random", view=False
 
 def demo_board(board_name=None, world=None):
     """The board definition the demo plays: board_name (default DEMO_BOARD)
-    in `world` (default: its mat's nominal world),
-    with the detector that world calls for: in a computed world the kernel
-    table of that world (host_tools/boards/kernels.py, the kernel fit), as
-    `bakumat bench sensing --detector auto` does."""
+    in `world` (default: its mat's nominal world), with the kernel table
+    of that world (host_tools/boards/kernels.py), as `bakumat bench
+    sensing` senses."""
     from host_tools.boards import kernels
     from host_tools.sim import worlds
     board = boards.load(board_name or DEMO_BOARD)

@@ -143,9 +143,15 @@ def _with_kernels(board, obj, line):
     """The board as it sensed: with the kernel table of the world the
     header's `kernel_world` names (what the board's detector fitted), else
     of the world the board would be simulated in (an older log of a kernel
-    mat: its nominal world); a Hall mat's as it is."""
+    mat: its nominal world). A log of a retired Hall board is refused: the
+    firmware has no detector for it (hardware/retired.md)."""
+    from host_tools import boards
     from host_tools.boards import kernels
     from host_tools.sim import worlds
+    if board.get("name") in boards.RETIRED:
+        raise RawLogError(line, "header: board %r is retired (%s): the firmware has no detector for it, so its "
+                                "raw logs no longer replay (hardware/retired.md)"
+                          % (board["name"], boards.RETIRED[board["name"]]))
     w = obj.get("kernel_world")
     if w is not None:
         if type(w) is not str or w not in worlds.WORLDS or not worlds.get(w).computed:

@@ -14,7 +14,7 @@ the report.
 # reason code -> (what it means, the pipeline settings it names)
 REASONS = {
     "ambiguous": ("the level reads between Bakugan: decided once one of them has a posterior of "
-                  "%(decide_p)s, or once the "
+                  "%(fit_decide_p)s, or once the "
                   "level has held still %(max_wait_ms)s ms (then the thrower may be asked)"),
     "mismatch": "the level matches no expected Bakugan closely enough (z above %(match_z)s)",
     "identity": "no Bakugan named yet for this level",

@@ -1,12 +1,15 @@
 """The physical side of a fake board, for tests. TEST CODE: DO NOT UPLOAD TO
 A BOARD.
 
-FakeMat routes per-channel sensor counts (`values`, or what `provider()`
-returns at the moment of the read) through the multiplexer, as the wiring
-says: reading ADC pin P returns the value of the channel wired to
-(P's adc index, the mux input the select pins currently choose), so a scanner
-that sets the wrong select pins reads the wrong channel. Unwired inputs
-float (read `floating`).
+FakeMat is the mat's sensors as the board's SPI bus sees them (the `spi`
+wiring: LIS2MDL parts selected by decoder outputs, hardware/
+esp32s3_devkitc1_lis2/spi.md). It routes per-channel counts (`values`, or
+what `provider()` returns at the moment of the read; offset binary, zero
+field at 32768, three channels a sensor in the wiring's order) to the part
+the select pins choose: decoder d is selected by its enable pin low,
+output o by the four address lines, so a scanner that selects the wrong
+part reads the wrong channels. A read with no part selected, or with two,
+reads zero field.
 
 FakePort is the host end of the USB serial: the firmware sees any(),
 wait(ms), read_into(buf, n), write(data); the test writes with host_send()
@@ -14,47 +17,63 @@ and reads what the board wrote with host_take().
 """
 from fakes import machine as _machine
 
+_ZERO = 32768
+
 
 class FakeMat:
-    def __init__(self, wiring, shift=4, floating=12345, world=None, noise=0, seed=1):
+    def __init__(self, wiring, world=None, noise=0, seed=1):
         """noise: uniform +-noise counts added to every healthy read
-        (a real Hall sensor never reads exactly the same twice)."""
+        (a real magnetometer never reads exactly the same twice)."""
+        spi = wiring.get("spi")
+        if not spi:
+            raise ValueError("FakeMat: the wiring has no \"spi\" sensors")
         self.world = world or _machine.world
         self.noise = noise
         self._rnd = seed
-        self.shift = shift
-        self.floating = floating
-        self.selects = list(wiring.get("mux_select", []))
-        chans = wiring["channels"]
-        self.values = [0] * len(chans)
-        self.dead = {}            # channel -> stuck value
-        self.provider = None      # callable() -> counts in channel order, read at every ADC read
+        self.address = list(spi["select"]["address"])
+        self.enable = list(spi["select"]["enable"])
+        self.part = {}            # (decoder, output) -> sensor index
+        for i, s in enumerate(spi["sensors"]):
+            self.part[(s[0], s[1])] = i
+        n = 3 * len(spi["sensors"])
+        self.values = [_ZERO] * n
+        self.dead = {}            # channel -> stuck value (counts)
+        self.provider = None      # callable() -> counts in channel order, read at every sensor read
         self.scan_times = []      # clock (us) of every read of channel 0: when scans happened
-        self.route = {}
-        for ch in range(len(chans)):
-            a, m = chans[ch][0], chans[ch][1]
-            self.route[(a, m)] = ch
-        for a, pin in enumerate(wiring["adc_pins"]):
-            self.world.adc_sources[pin] = self._source(a)
+        self.world.spi_select = self._selected
+        self.world.spi_fields = self
+        self.world.spi_transfers = None   # (a game's frames: not kept)
 
-    def _source(self, a):
-        def read():
-            m = 0
-            for k in range(len(self.selects)):
-                m |= self.world.pin(self.selects[k]).out << k
-            ch = self.route.get((a, m))
-            if ch is None:
-                return self.floating
-            if ch == 0:
-                self.scan_times.append(self.world.clock.us)
+    def _selected(self, world):
+        low = [d for d in range(len(self.enable)) if not world.pin(self.enable[d]).out]
+        if len(low) != 1:
+            return None
+        o = 0
+        for b in range(len(self.address)):
+            o |= world.pin(self.address[b]).out << b
+        return (low[0], o)
+
+    def get(self, key, default):
+        """The selected part's x, y, z (signed counts), as the fake SPI bus
+        reads world.spi_fields."""
+        i = self.part.get(key)
+        if i is None:
+            return default
+        if i == 0:
+            self.scan_times.append(self.world.clock.us)
+        vals = self.provider() if self.provider is not None else self.values
+        out = []
+        for ch in range(3 * i, 3 * i + 3):
             if ch in self.dead:
-                return self.dead[ch] << self.shift
-            v = self.provider()[ch] if self.provider is not None else self.values[ch]
-            if self.noise:
-                self._rnd = (self._rnd * 1103515245 + 12345) & 0x7FFFFFFF
-                v += (self._rnd >> 16) % (2 * self.noise + 1) - self.noise
-            return v << self.shift
-        return read
+                v = self.dead[ch]
+            else:
+                v = vals[ch]
+                if self.noise:
+                    self._rnd = (self._rnd * 1103515245 + 12345) & 0x7FFFFFFF
+                    v += (self._rnd >> 16) % (2 * self.noise + 1) - self.noise
+            v = 0 if v < 0 else (65535 if v > 65535 else v)
+            out.append(v - _ZERO)
+        return out
 
     def set(self, counts):
         for i in range(len(counts)):

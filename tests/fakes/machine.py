@@ -45,7 +45,7 @@ class World:
         # (signed, 1.5 mG a count), zero field unless set
         self.spi_select = None
         self.spi_fields = {}
-        self.spi_transfers = []   # bytes written in each write / write_readinto
+        self.spi_transfers = []   # bytes written in each write / write_readinto (None: not kept)
         self.reset_cause = PWRON_RESET
         self.resets = []          # (t_ms, kind) for every reset requested
         # what hardware calls cost in time (0 = free). Realistic ESP32
@@ -53,6 +53,7 @@ class World:
         # LED written, the write blocks), set in the harness.
         self.adc_us = 0
         self.led_us = 0
+        self.spi_us = 0           # one SPI write_readinto (a LIS2MDL read: 40-60 us, hardware/parts.json)
         self.cpu_hz = 160000000
         clock.watchers.append(self._tick)
 
@@ -250,10 +251,14 @@ class SPI:
         return world.spi_select(world) if world.spi_select is not None else None
 
     def write(self, buf):
-        world.spi_transfers.append(bytes(buf))
+        if world.spi_transfers is not None:
+            world.spi_transfers.append(bytes(buf))
 
     def write_readinto(self, tx, rx):
-        world.spi_transfers.append(bytes(tx))
+        if world.spi_transfers is not None:
+            world.spi_transfers.append(bytes(tx))
+        if world.spi_us:
+            world.clock.advance_us(world.spi_us)
         reg = tx[0] & 0x7F
         if reg == 0x4F:
             rx[1] = 0x40

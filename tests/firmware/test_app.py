@@ -44,7 +44,7 @@ class TestRequests(AppCase):
     def test_queries(self):
         t, v = self.rig.request("version")
         self.assertEqual(t, "version")
-        self.assertEqual(v["board"], "esp32_devkitc")
+        self.assertEqual(v["board"], "esp32s3_devkitc1_lis2")
         t, h = self.rig.request("health")
         self.assertTrue(h["wdt"])
         self.assertGreater(h["scans"], 0)
@@ -81,7 +81,7 @@ class TestRequests(AppCase):
         t, b = rig.request("raw", {"on": True})
         self.assertEqual(t, "ack")
         self.assertTrue(b["frames"] >= 1)
-        self.assertEqual(len(b["base"]), len(self.bd["wiring"]["channels"]))
+        self.assertEqual(len(b["base"]), len(self.bd["sensors"]))
         self.assertEqual(rig.received("frame"), [])    # none streamed before the ack
         rig.run_ms(1000)
         rig.request("raw", {"on": False})

@@ -8,7 +8,7 @@ except ImportError:
 
 import json
 
-from fwharness import Rig, load_board, REPO
+from fwharness import Rig, counts, load_board, REPO
 from test_store import tmpdir, rmtree
 from store.state import State
 from table.controller import QUESTION_MS
@@ -223,13 +223,7 @@ class TeachFromThePhone(unittest.TestCase):
         self.assertEqual(rig.request("state")[1]["taught"], [])
         self.assertEqual(json.loads(web.handle("GET", "/api/state", "", "", None)[2])["taught"], [])
         self.assertEqual(rig.request("ctl", {"ev": "register", "bakugan": own, "zone": 4})[1]["ok"], True)
-        bd = load_board()
-        zero = bd["sensor"]["zero_counts"]
-        vals = [zero] * len(bd["wiring"]["channels"])
-        for s in bd["sensors"]:
-            if s["zone"] == 4:
-                vals[s["ch"]] = zero + 60
-        rig.mat.values = vals
+        rig.mat.values = counts(load_board(), [(4, 30.0)])    # a Bakugan of 30 mA m^2 held on zone 4
         rig.run_ms(1500)
         self.assertEqual(rig.request("state")[1]["taught"], [own])
         self.assertEqual(json.loads(web.handle("GET", "/api/state", "", "", None)[2])["taught"], [own])

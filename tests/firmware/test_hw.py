@@ -10,20 +10,19 @@ import fakes
 from fakes.board import FakeMat, FakePort
 
 WIRING = {
-    "mcu": "esp32",
-    "adc_pins": [36, 39],
-    "mux_select": [13, 14, 15],
-    # 11 channels: adc 0 on all 8 inputs, adc 1 on inputs 0..2
-    "channels": [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [0, 6], [0, 7],
-                 [1, 0], [1, 1], [1, 2]],
-    "led": {"pin": 5, "count": 6, "max_brightness": 128, "budget_ma": 200},
-    "buzzer": {"pin": 4},
-    "buttons": [{"name": "p1", "pin": 32}, 33],
+    "mcu": "esp32s3",
+    # 4 LIS2MDL parts (12 channels) on two decoders, as the lis2 mat wires them
+    "spi": {"id": 1, "sck": 12, "mosi": 11, "miso": 13, "baudrate": 10000000, "odr_hz": 100,
+            "select": {"address": [4, 5, 6, 7], "enable": [1, 2]},
+            "sensors": [[0, 0], [0, 1], [1, 0], [1, 3]]},
+    "led": {"pin": 15, "count": 6, "max_brightness": 128, "budget_ma": 200},
+    "buzzer": {"pin": 16},
+    "buttons": [{"name": "p1", "pin": 17}, 18],
 }
 
 
 def board_def():
-    return {"name": "test", "rate_hz": 50, "sensor": {"max_counts": 4095}, "wiring": WIRING}
+    return {"name": "test", "rate_hz": 50, "sensor": {"max_counts": 65535}, "wiring": WIRING}
 
 
 class TestEsp32Build(unittest.TestCase):
@@ -37,21 +36,23 @@ class TestEsp32Build(unittest.TestCase):
     def tearDown(self):
         fakes.uninstall()
 
-    def test_scan_reads_each_channel_through_the_mux(self):
-        vals = [100 + 37 * i for i in range(11)]
+    def test_scan_reads_each_channel_from_its_sensor(self):
+        vals = [1000 + 4999 * i for i in range(12)]
         self.mat.set(vals)
         f = self.b.scanner.scan()
         self.assertEqual(list(f), vals)
-        vals2 = [4095 - v for v in vals]
+        vals2 = [65535 - v for v in vals]
         self.mat.set(vals2)
         self.assertEqual(list(self.b.scanner.scan()), vals2)
 
-    def test_gray_order_changes_one_select_pin_per_step(self):
-        before = [self.world.pin(p).writes for p in WIRING["mux_select"]]
-        self.b.scanner.scan()
-        after = [self.world.pin(p).writes for p in WIRING["mux_select"]]
-        # 8 mux inputs -> 8 steps, one pin change each (cyclic Gray code)
-        self.assertEqual(sum(after) - sum(before), 8)
+    def test_a_wiring_without_magnetometers_is_refused(self):
+        import hw.esp32
+        bd = board_def()
+        bd["wiring"] = {"mcu": "esp32", "adc_pins": [36, 39], "mux_select": [13, 14, 15],
+                        "channels": [[0, 0], [1, 0]]}        # the retired Hall mats' ADC wiring
+        with self.assertRaises(ValueError) as cm:
+            hw.esp32.build(bd, clock=self.world.clock, port=self.port)
+        self.assertIn("spi", str(cm.exception))
 
     def test_the_cpu_runs_at_240_mhz_after_build(self):
         # a stock image boots at 160 MHz; building the board sets 240
@@ -127,23 +128,6 @@ class TestWifiKey(unittest.TestCase):
             self.assertEqual(hw.esp32.ap_key({"mode": "sta", "key": "secret123"}, path), "secret123")
         finally:
             rmtree(d)
-
-
-class TestMuxValidation(unittest.TestCase):
-    def test_rejects_channel_beyond_select_pins(self):
-        from hw.mux import MuxScanner
-
-        class P:
-            def value(self, v=None):
-                pass
-        with self.assertRaises(ValueError):
-            MuxScanner([object()], [P()], [(0, 0), (0, 2)])
-
-    def test_adc_shift(self):
-        import hw
-        self.assertEqual(hw.adc_shift(4095), 4)
-        self.assertEqual(hw.adc_shift(65535), 0)
-        self.assertEqual(hw.adc_shift(1023), 6)
 
 
 if __name__ == "__main__":

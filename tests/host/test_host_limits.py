@@ -24,7 +24,7 @@ def raw_lines():
     h = json.loads(sample_lines()[0])
     h = {k: h[k] for k in ("mode", "first", "target", "players")}
     sc = sim.parse_scenario("gate 0 dan-gold on zone 4 at 0.2s\nplace drago on zone 4 at 0.8s\n")
-    return sim.run(boards.load("reference"), sc, seed=3).raw_lines(h)
+    return sim.run(boards.load(boards.REFERENCE), sc, seed=3).raw_lines(h)
 
 
 def bakumat(capsys, *argv):
@@ -123,4 +123,4 @@ def test_a_raw_logs_control_on_a_zone_the_board_lacks(tmp_path, capsys, raw_line
     ctl = json.dumps({"t": 150, "ev": "gate", "player": 0, "gate": "dan-silver", "zone": 99})
     p = write(tmp_path, "r.ndjson", raw_lines[:1] + [ctl] + raw_lines[1:])
     err = refused(capsys, "replay", p)
-    assert "line 2: gate event: no zone 99 on board reference" in err, err
+    assert "line 2: gate event: no zone 99 on board %s" % boards.REFERENCE in err, err

@@ -38,6 +38,8 @@ every Bakugan that ever shares a card with another (union-find), strengths
 distinct per player and polarity (unique when possible). Every landing of the script is then
 checked: no other Bakugan the referee expects at that moment has the same
 magnet (TableError otherwise: the script would test luck, not the mat).
+A game may set some magnets itself (Table(magnets=...)) where the
+assignment's meet a case the mat misreads (said at the game).
 
 Positions: Bakugan open at realistic spots, apart on a shared card and
 near its middle: the first on the card's far half, the second on its near
@@ -137,12 +139,14 @@ class TableError(Exception):
 
 class Table:
     def __init__(self, header, fixed_cards=None, teach_zones=(0, 3), polarity=None, start_ms=3000, seed=0,
-                 mixed=False):
+                 mixed=False, magnets=None):
         """fixed_cards: True when a card position keeps its (base) card once
         laid (the Chinese variants: the base card lies on top); False when a
         captured gate card leaves the mat (official, big, multi). Default:
         from the mode. polarity: {bakugan: "up"|"down"} to force some;
-        mixed: let forced polarities differ on a shared card."""
+        mixed: let forced polarities differ on a shared card. magnets:
+        {bakugan: (polarity, moment)} a game sets itself, over what the
+        assignment gives (check() still refuses twins)."""
         self.header = header
         self.mode = header.get("mode", "official")
         if fixed_cards is None:
@@ -169,6 +173,7 @@ class Table:
         self.ids = ids
         self.force = dict(polarity or {})
         self.mixed = mixed
+        self.given = dict(magnets or {})
         self.parent = dict((b, b) for b in ids)
         self.landings = []       # (what, bakugan, candidates)
         self.rng = random.Random("table:%s" % seed)
@@ -240,6 +245,7 @@ class Table:
                 k = ([k for k in free if k not in mates] or free)[0]
                 used.setdefault(key, set()).add(k)
                 out[b] = (pol[b], MOMENTS[k])
+        out.update(self.given)
         for b, a in self.twin_of.items():
             out[b] = out[a]
         self._magnets = out

@@ -26,11 +26,13 @@ BOARD = boards.REFERENCE
 
 # Teach every Bakugan on a spare card (zone 0), then place the gates and
 # throw: Tigrerra lands on Drago on Runo's gate -> a battle. Gargonoid's
-# magnet is a little weaker than Tigrerra's, and Tigrerra opens leaning 25
-# degrees (its field reads about 9 % weaker): the mat takes it for
-# Gargonoid without being sure, and asks (`unsure`, alt tigrerra).
+# magnet is 5 % weaker than Tigrerra's, and Tigrerra opens leaning 25
+# degrees (its field reads weaker): the mat takes it for Gargonoid without
+# being sure, and asks (`unsure`, alt tigrerra). (With Gargonoid at 0.0275
+# the reference mat names Tigrerra right; 0.0285 is misnamed with seeds 1
+# and 2 and a lean of 20 to 30 degrees.)
 MAGNETS = {"drago": ("0.030", "up"), "serpenoid": ("0.020", "down"), "saurus": ("0.020", "up"),
-           "tigrerra": ("0.030", "down"), "gargonoid": ("0.0265", "down"), "falconeer": ("0.020", "up")}
+           "tigrerra": ("0.030", "down"), "gargonoid": ("0.0285", "down"), "falconeer": ("0.020", "up")}
 GAME = "".join("bakugan %s moment %s polarity %s height 3.0 tilt 4\n" % (b, m, pol)
                for b, (m, pol) in MAGNETS.items())
 GAME += "card on zone 0 at 0.1s\n"
@@ -154,14 +156,8 @@ def browser():
     b.close()
 
 
-# On the reference mat the leaning Tigrerra is named right (unsure, alt
-# gargonoid), so the phone's answer to a wrong name is played on the retired
-# Hall board until a scene that the lis2 sensing misnames is found.
-HALL = "esp32_devkitc"
-
-
 def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser, tmp_path):
-    board = boards.load(HALL)
+    board = boards.load(BOARD)
     header = game_header()
     sc = sim.scenario.parse(GAME)
     res = sim.run(board, sc, seed=1, header=header)
@@ -263,9 +259,18 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
         stored = [json.loads(x) for x in lines[1:]]
         assert [(e["ev"], e.get("by")) for e in stored if e.get("by") == "phone"] == [
             ("reveal", "phone"), ("ability", "phone"), ("resolve", "phone")]
-        # (an early guess amended by the sensing may come before either landing)
+        # Runo's answer takes the mat's name back (undo) for tigrerra; an
+        # early guess the sensing amended itself (land, undo) may come
+        # before either landing
         lands = [(e["ev"], e.get("bakugan")) for e in stored if e["ev"] in ("land", "undo")]
-        assert lands[-4:] == [("land", "drago"), ("land", named), ("undo", None), ("land", "tigrerra")], lands
+        standing = []
+        for ev, b in lands:
+            if ev == "undo":
+                standing.pop()
+            else:
+                standing.append(b)
+        assert lands[-3:] == [("land", named), ("undo", None), ("land", "tigrerra")], lands
+        assert standing == ["drago", "tigrerra"], lands
         again = []
         eventlog.replay(lines, lambda o: again.append(o))
         b2 = [dict(o[2]) for o in again if o[0] == "battle"]

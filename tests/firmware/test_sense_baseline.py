@@ -5,7 +5,7 @@ try:
 except ImportError:  # MicroPython
     import mpunit as unittest
 
-import sensekit
+import hallkit as sensekit
 from sense.pipeline import Pipeline
 
 

@@ -5,7 +5,7 @@ try:
 except ImportError:  # MicroPython
     import mpunit as unittest
 
-import sensekit
+import hallkit as sensekit
 from sense.pipeline import Pipeline
 
 LEVEL = {"drago": 34.0, "tigrerra": -22.0, "preyas": 18.0}

@@ -6,7 +6,7 @@ try:
 except ImportError:  # MicroPython
     import mpunit as unittest
 
-import sensekit
+import hallkit as sensekit
 from sense import signature
 from sense.pipeline import Pipeline
 

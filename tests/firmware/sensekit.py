@@ -117,7 +117,7 @@ def centre(z):
     return z["x"] + z["w"] / 2.0, z["y"] + z["h"] / 2.0
 
 
-def board(nzones=2, noise=NOISE, rate=50, kernels=True):
+def board(nzones=2, noise=NOISE, rate=50):
     zones = []
     sensors = []
     for zi in range(nzones):
@@ -138,9 +138,8 @@ def board(nzones=2, noise=NOISE, rate=50, kernels=True):
         "card": {"w": 62, "h": 88},
         "magnet": {"moment_Am2": [MOMENTS[0] / 1000.0, MOMENTS[1] / 1000.0],
                    "above_card_mm": [HEIGHTS[0], HEIGHTS[-1]]},
+        "kernels": table(),
     }
-    if kernels:
-        b["kernels"] = table()
     return b
 
 

@@ -6,7 +6,7 @@ try:
 except ImportError:  # MicroPython
     import mpunit as unittest
 
-from math import cos, pi, sin
+from math import cos, sin
 
 import sensekit
 from sense.pipeline import Pipeline

@@ -71,12 +71,10 @@ class Battle(unittest.TestCase):
     def test_the_second_is_read_against_the_first_as_refined(self):
         # drago's moment still rises over its first frames (decided on them);
         # preyas landing next to it is read against drago's refined field,
-        # not against the state of drago's decision (seen on the Hall mat:
-        # +8 %): it reads what it reads alone at that place
-        self.put("preyas", 46, 65, 2000)
-        alone = self.p.standing(0)[-1][1]
-        self.take("preyas")
-        self.col.events = []
+        # not against the state of drago's decision: it reads its learnt
+        # signature, within the fit's scatter from landing to landing at one
+        # place (+-5 % here). (Each mA m^2 of drago's field left in preyas's
+        # change reads about 10 mA m^2 more of preyas: fitted noise-free.)
         for k in range(10):
             self.sc.magnets["drago"] = (0.030 + 0.0004 * k, 38, 45)
             self.sc.run(self.p, 20)
@@ -84,7 +82,8 @@ class Battle(unittest.TestCase):
         self.put("preyas", 46, 65, 2000)
         self.assertEqual(self.seq(), [("land", 0, "drago"), ("land", 0, "preyas")])
         bid, level = self.p.standing(0)[-1]
-        self.assertLess(abs(level / alone - 1.0), 0.03, (level, alone))
+        learnt = self.p.signatures()["preyas"]
+        self.assertLess(abs(level / learnt - 1.0), 0.06, (level, learnt))
 
     def test_neighbour_zone_does_not_trigger(self):
         # A Bakugan at the edge of zone 0 (its magnet's centre as near zone

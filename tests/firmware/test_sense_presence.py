@@ -74,10 +74,11 @@ class Presence(unittest.TestCase):
     def test_a_weak_bakugan_barely_over_the_trigger_does_not_flicker(self):
         # the lis2 part's declared noise (20 counts rms): the weakest
         # moment the table allows, near the card's edge between the sensors
-        # and high, reads barely over the trigger. It lands once and stays
-        # landed while the noise crosses the trigger.
+        # and high, reads barely over the trigger. It lands once (its fit,
+        # there and that weak, may take a few windows) and stays landed
+        # while the noise crosses the trigger.
         self.setUp(noise=20)
-        self.sc.magnets["a"] = (0.012, 42 + 18, 55, 3.5)
+        self.sc.magnets["a"] = (0.012, 42 + 16, 55, 4.0)
         v = self.sc.field()
         db = self.p.dead_band()
         e = 0
@@ -90,7 +91,7 @@ class Presence(unittest.TestCase):
         on_t, con_t = self.p.thresholds(0)
         self.assertTrue(on_t <= e < 3 * on_t or con_t <= abs(s) < 3 * con_t, (e, s, on_t, con_t))
         self.sc.run(self.p, 1000)
-        self.assertEqual(len(self.col.kinds("land")), 1, self.col.events)
+        self.assertLessEqual(len(self.col.kinds("land")), 1, self.col.events)
         self.sc.run(self.p, 30000)
         self.assertEqual([e["ev"] for e in self.col.events], ["land"])
 

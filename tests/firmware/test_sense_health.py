@@ -11,7 +11,7 @@ from sense.pipeline import Pipeline
 
 class Health(unittest.TestCase):
     def setUp(self):
-        self.b = sensekit.board(nzones=2, noise=3)
+        self.b = sensekit.board(nzones=2)
         self.col = sensekit.Collect()
         self.p = Pipeline(self.b, self.col)
         self.sc = sensekit.Scene(self.b, seed=9)
@@ -22,7 +22,7 @@ class Health(unittest.TestCase):
 
     def check_zone_still_works(self):
         self.col.events = [e for e in self.col.events if e["ev"] == "fault"]
-        self.sc.magnets["a"] = (25.0, 56, 83)
+        self.sc.magnets["a"] = (0.025, 56, 83)
         self.sc.run(self.p, 600)
         del self.sc.magnets["a"]
         self.sc.run(self.p, 600)
@@ -52,10 +52,16 @@ class Health(unittest.TestCase):
         self.check_zone_still_works()
 
     def test_strong_magnet_saturating_is_not_a_fault(self):
-        self.sc.magnets["big"] = (900.0, 26, 55)   # clips the channel below it
+        # 4 mm from zone 0's first sensor: its y channel clips
+        self.sc.magnets["big"] = (0.040, 42, 37)
+        self.assertEqual([c for c in range(12) if self.sc.frame()[c] in (0, sensekit.MAXC)], [1])
         self.sc.run(self.p, 10000)
         self.assertEqual(self.faults(), [])
         self.assertEqual(len(self.col.kinds("land")), 1)
+        # fitted without the clipped channel (upright: within the 15 %
+        # the firmware allows such a fit, fit_upright_rel)
+        level = self.p.standing(0)[0][1]
+        self.assertLess(abs(level - 40.0), 0.15 * 40.0, level)
         del self.sc.magnets["big"]
         self.sc.run(self.p, 600)
         self.assertEqual([e["ev"] for e in self.col.events], ["land", "leave"])
@@ -65,7 +71,7 @@ class Health(unittest.TestCase):
             self.sc.dead[c] = 0
         self.sc.run(self.p, 3000)
         self.assertEqual(sorted(self.faults()), [(c, "dead") for c in range(6)])
-        self.sc.magnets["a"] = (25.0, 98, 27)
+        self.sc.magnets["a"] = (0.025, 105, 40)
         self.sc.run(self.p, 600)
         self.assertEqual([e["zone"] for e in self.col.kinds("land")], [1])
 

@@ -191,7 +191,7 @@ class Identify(unittest.TestCase):
         # decided (unsure) as skyress on its first frames; the frames averaged
         # after it name drago: `ident`, and the table is asked again
         self.ctx = ["skyress", "drago", "gorem"]
-        self.creep(28.0, 35.0, 3000)
+        self.creep(26.0, 36.0, 3000)
         evs = [(e["ev"], e["bakugan"]) for e in self.col.events]
         self.assertEqual(evs[:2], [("land", "skyress"), ("unsure", "skyress")])
         self.assertEqual(evs[2:], [("ident", "drago"), ("unsure", "drago")])
@@ -212,7 +212,7 @@ class Identify(unittest.TestCase):
                 self.assertEqual(u[0]["bakugan"], "skyress")
                 told.append(self.p.rename(0, "skyress", "gorem"))
 
-        self.creep(28.0, 35.0, 3000, answer)
+        self.creep(26.0, 36.0, 3000, answer)
         self.assertEqual(told, [True])
         self.assertEqual(self.col.kinds("ident"), [])
         self.assertEqual(self.p.occupants(0), ["gorem"])

@@ -3,9 +3,9 @@ against the plain-Python loops they stand in for: on the real `micropython`
 binary (which compiles viper), two pipelines fed the same frames, one with
 the kernels and one with the plain loops only, send the same events and end
 every frame with the same state, array by array. Frames: a simulated
-official game on the Hall mat (16-bit frames) and a simulated game on the
-20-bit amr2 mat (32-bit frames as the chip's array('L'), counts >> ish, its kernel table), each with
-channels made to fail (stuck, dead, saturated) so that the health kernel's
+official game on the reference mat (lis2: 16-bit frames, its kernel table)
+and a simulated game on the 20-bit amr2 mat (32-bit frames as the chip's
+array('L'), counts >> ish, its kernel table), each with channels made to fail (stuck, dead, saturated) so that the health kernel's
 hand-over to Python runs too."""
 import json
 import os
@@ -129,8 +129,12 @@ def _game(name, seed, world=None):
     return board, sim.run(board, sc, seed=seed, header=sc.header, world=world)
 
 
-def test_hall_mat_kernels_match_the_plain_loops(tmp_path):
-    board, res = _game("esp32_devkitc", 1)
+def test_reference_mat_kernels_match_the_plain_loops(tmp_path):
+    from host_tools import boards
+    from host_tools.boards import kernels
+    board, res = _game(boards.REFERENCE, 1, world="mu300-t0.2")
+    board["kernels"] = kernels.build(board, "mu300-t0.2")
+    # the LIS2MDL's 16-bit counts: the chip's array('H'), scan16
     nev, zones_py, chans_py, kinds = _run(tmp_path, board, res, "H", 2)
     # the game was sensed (landings), the failing channels reported, and
     # the kernels handed those zones and channels to Python

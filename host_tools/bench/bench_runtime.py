@@ -10,8 +10,8 @@ its sensors on SPI) has its scan projected from its bus transactions
 
 0. The heap at 32 bits, as an ESP32 would use it (host_tools/bench/heap32.py: the
    MicroPython WebAssembly port): code, data, live and peak, with .mpy code
-   in the heap (as deploy installs it) and from a ROMFS image (the DevKitC
-   path), with and without the phone page, against the issue #17 targets.
+   in the heap (as deploy installs it) and from a ROMFS image, with and
+   without the phone page, against the issue #17 target.
 1. A whole simulated official game (every frame and control of the
    scenario, then `end`) on the virtual board with the app
    compiled to .mpy (as `bakumat deploy` puts it on a board), in a 64 KB heap
@@ -259,7 +259,7 @@ def heap32_section(board, res, header, out, quick=False):
 
 
 def modules_section(runs, out):
-    """Where the DevKitC path's heap goes (ROMFS + phone page): each
+    """Where the ROMFS code's heap goes (with the phone page): each
     module's objects and the interned names' pools, at 32 bits."""
     from host_tools.bench import heap32
     m = heap32.modules(phone=True, rom=True)
@@ -283,7 +283,7 @@ def modules_section(runs, out):
     f = runs.get((True, True))
     f0 = runs.get((True, False))
     if f is not None and f0 is not None:
-        out.write("  the phone page on the DevKitC path: %.1f KB more live (code %.1f, data %.1f: the web server's "
+        out.write("  the phone page with ROMFS code: %.1f KB more live (code %.1f, data %.1f: the web server's "
                   "client buffers, the web app's state), %.1f KB more at the peak\n"
                   % ((f["live"] - f0["live"]) / 1024.0, (f["code"] - f0["code"]) / 1024.0,
                      ((f["live"] - f["code"]) - (f0["live"] - f0["code"])) / 1024.0,

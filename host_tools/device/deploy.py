@@ -299,8 +299,7 @@ def check_fit(info):
         raise UserError(
             "the app cannot fit this board: it needs %d KB of heap (a game with %s, measured at 32 bits; the "
             "phone page needs up to %d KB more) and the board has %d KB free (image: %s, %s); use the reference "
-            "board (ESP32-S3-DevKitC-1 N8R8 with ESP32_GENERIC_S3-SPIRAM_OCT) or, on an ESP32-DevKitC, the "
-            "frozen build (boards/README.md)"
+            "board (ESP32-S3-DevKitC-1 N8R8 with ESP32_GENERIC_S3-SPIRAM_OCT, boards/README.md)"
             % (need // 1024, {"rom": "its code in a ROMFS image", "frozen": "its code frozen in the image"}.get(
                    info.get("app_code"), "its code loaded from .mpy files"),
                heap32.PHONE_EXTRA // 1024, free // 1024, "ROMFS" if info.get("romfs") else "no ROMFS",

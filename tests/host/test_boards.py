@@ -263,7 +263,7 @@ def test_axis_needs_version_2_and_a_known_axis():
 
 def test_board_show_draws_zone_0_top_left_as_every_view_does():
     from host_tools.commands.board import draw
-    text = draw(boards.load("esp32_devkitc"))
+    text = draw(boards.load(boards.REFERENCE))
     lines = text.splitlines()
     row = {z: next(i for i, ln in enumerate(lines) if "Z%d " % z in ln + " ") for z in (0, 3, 12)}
     assert row[0] == row[3] < row[12]                   # zone 0's row at the top

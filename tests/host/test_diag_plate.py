@@ -4,9 +4,10 @@ mark B, on a gate card at A and at B) are simulated scenes; the command must rec
 world the virtual board runs in and save the figures in the calibration.
 
 Its figures need the sensor under mark A to read the Bakugan without
-clipping. On the reference mat a Bakugan straight over a LIS2MDL takes it
-past its +-4.9 mT range, and the command refuses in one line; the world is
-recovered on the retired Hall board, whose sensors read it whole.
+clipping. On the reference mat a Bakugan standing 3 mm up straight over a
+LIS2MDL takes it past its +-4.9 mT range, and the command refuses in one
+line; the world is recovered with a Bakugan standing 8 mm up (on a spacer),
+which the sensor reads whole.
 
 Each scene is shown as simulated, without the per-run sensor spread the
 simulator draws (offsets, gains, drift, noise set to 0 in the scenes): the
@@ -25,16 +26,17 @@ from host_tools.vboard import Recorded, VBoard
 from mptools import tool
 
 BOARD = boards.REFERENCE
-HALL = "esp32_devkitc"   # the retired Hall board: its sensors do not clip under mark A
 QUIET = "set noise 0\nset spikes 0\nset drift 0\nset offset_spread 0\nset gain_spread 0\n"
 MAGNET = "bakugan drago moment 0.0203 height 3.0 polarity up tilt 0\n"
+# the same magnet raised: about 3.3 of the LIS2MDL's 4.9 mT straight below it on a plain card
+TALL = "bakugan drago moment 0.0203 height 8.0 polarity up tilt 0\n"
 
 
 pytestmark = pytest.mark.usefixtures("own_cache")  # one .mpy cache for the module (tests/conftest.py)
 
 
-def start(tmp_path, world, name=HALL):
-    b = boards.load(name)
+def start(tmp_path, world):
+    b = boards.load(BOARD)
     b["wiring"]["tx_budget"] = 1024   # room for the raw stream (test_board_e2e.py says why)
     b["world"] = world
     work = tmp_path / "board"
@@ -44,8 +46,8 @@ def start(tmp_path, world, name=HALL):
     return v
 
 
-def show(vb, text):
-    res = sim.run(vb.board, sim.parse_scenario(QUIET + MAGNET + text), seed=0)
+def show(vb, text, magnet):
+    res = sim.run(vb.board, sim.parse_scenario(QUIET + magnet + text), seed=0)
     vb.source = Recorded(res.frames, vb.vnow + 50, vb.board)
     return res.frames[-1][0]
 
@@ -66,9 +68,10 @@ def settle(vb, ms):
         time.sleep(0.05)
 
 
-def run_plate(vb, a, last="5/5"):
-    """`diag plate --zone 5` through the maker's steps up to `last`, mark A
-    at `a` (mm from the zone's centre); returns (process, stdout, stderr lines)."""
+def run_plate(vb, a, magnet, last="5/5"):
+    """`diag plate --zone 5` through the maker's steps up to `last` with the
+    Bakugan `magnet`, mark A at `a` (mm from the zone's centre); returns
+    (process, stdout, stderr lines)."""
     p = subprocess.Popen([tool("bakumat"), "diag", "plate", "--zone", "5", "--port", vb.url, "--json"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     err = []
@@ -85,7 +88,7 @@ def run_plate(vb, a, last="5/5"):
     for tag, text in steps:
         wait_for(err, tag, p)
         if text:
-            end_ms = show(vb, text)
+            end_ms = show(vb, text, magnet)
             settle(vb, end_ms + 300)
         p.stdin.write("\n")
         p.stdin.flush()
@@ -95,10 +98,10 @@ def run_plate(vb, a, last="5/5"):
 
 
 def test_diag_plate_refuses_a_sensor_that_saturates_under_mark_a(tmp_path):
-    vb = start(tmp_path, "mu300-t0.2", BOARD)
+    vb = start(tmp_path, "mu300-t0.2")
     try:
         # mark A as the command names it: straight over the z channel nearest the zone's centre
-        p, out, err = run_plate(vb, (0, -22), last="2/5")
+        p, out, err = run_plate(vb, (0, -22), MAGNET, last="2/5")
         assert p.wait(120) == 2, "".join(err)
         time.sleep(0.1)
         text = "".join(err)
@@ -116,7 +119,7 @@ def test_diag_plate_refuses_a_sensor_that_saturates_under_mark_a(tmp_path):
 def test_diag_plate_finds_the_world(tmp_path, world):
     vb = start(tmp_path, world)
     try:
-        p, out, err = run_plate(vb, (-16, 0))
+        p, out, err = run_plate(vb, (0, -22), TALL)
         assert p.wait(120) == 0, "".join(err)
         time.sleep(0.1)
         r = json.loads("".join(out))

@@ -5,7 +5,7 @@ from host_tools.bench import linkbudget
 
 
 def test_raw_stream_fits_921600_with_margin(capsys):
-    board = boards.load("esp32_devkitc")
+    board = boards.load(boards.REFERENCE)
     frames = linkbudget.sample_frames(board, seconds=10)
     rows = linkbudget.measure(board, frames)
     with capsys.disabled():

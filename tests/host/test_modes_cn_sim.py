@@ -5,7 +5,12 @@ import io
 import json
 
 from host_tools import boards, sim
+from host_tools.bench.bench_sensing import with_detector
 from host_tools.logs import rawreplay
+
+# the reference board with its nominal world's kernel table: the raw log's
+# header names that world, and the replay fits with the same table
+BOARD = with_detector(boards.load(boards.REFERENCE))
 
 MAGNETS = """
 bakugan drago moment 0.035 polarity down
@@ -67,7 +72,7 @@ def landed(out):
 
 
 def play(tmp_path, header, script, seed=1):
-    res = sim.run(boards.load("reference"), sim.parse_scenario(MAGNETS + script), seed=seed, header=header)
+    res = sim.run(BOARD, sim.parse_scenario(MAGNETS + script), seed=seed, header=header)
     path = tmp_path / ("%s.raw.ndjson" % header["mode"])
     path.write_text("\n".join(res.raw_lines(header)) + "\n")
     out = io.StringIO()

@@ -39,11 +39,10 @@ card off zone 5 at 7.5s
 """
 
 
-@pytest.fixture(scope="module", params=["amr2", "reference"])
+@pytest.fixture(scope="module", params=["amr2", boards.REFERENCE])
 def board(request):
-    """amr2: the reference board's mat in its nominal computed world
-    (mu300-t0.2, the kernel fit); reference: the Hall mat in the capture
-    world, the model it was designed in (no computed world holds it)."""
+    """amr2 (the bare mat) and the reference board (lis2), each in its
+    nominal computed world (mu300-t0.2) with the kernel fit."""
     b = boards.load(request.param)
     return bench_sensing.with_detector(b)
 

@@ -97,17 +97,6 @@ def cause_name(code):
     return _CAUSES.get(code, "unknown")
 
 
-def adc_shift(max_counts):
-    """Right shift turning read_u16() (0..65535) into the board's counts
-    (0..max_counts, a power of two minus one)."""
-    bits = 0
-    m = max_counts
-    while m > 0:
-        bits += 1
-        m >>= 1
-    return max(0, 16 - bits)
-
-
 WIRING_MINOR = 1   # the wiring's minor versions this firmware builds: 1 adds "spi" (board-definition-v2.md)
 
 

@@ -38,7 +38,7 @@ PACKAGE = os.path.join(TOOLS_DIR, "node_modules", "@micropython", "micropython-w
 
 # what app.main imports on a board (app pulls in the rest), the official
 # mode (imported when its game starts), and what the phone page adds
-MODULES = ("app", "hw", "hw.mux", "hw.strip", "hw.stdio", "referee.modes.official", "maint", "version")
+MODULES = ("app", "hw", "hw.lis2", "hw.strip", "hw.stdio", "referee.modes.official", "maint", "version")
 PHONE_MODULES = ("runtime.phone", "link.httpd", "link.webapp", "link.pageboard")
 TAIL_TICKS = 50          # after the last frame: the end request, and time to send its answers
 

@@ -105,32 +105,6 @@ class Port:
         self.tx_bytes += len(data)
 
 
-class Mat:
-    """The ADCs and select pins of the mux scanner over the current frame."""
-    def __init__(self, channels, n_adc, shift):
-        self.sel = 0
-        self.shift = shift
-        self.frame = bytearray(2 * len(channels))
-        self.where = bytearray(n_adc * 16)    # (adc, input) -> channel + 1
-        for ch in range(len(channels)):
-            a, m = channels[ch]
-            self.where[a * 16 + m] = ch + 1
-
-
-class Pin:
-    """A mux select pin (the buttons: _button below)."""
-    def __init__(self, mat, bit):
-        self.mat = mat
-        self.bit = bit
-
-    def value(self, v):
-        m = self.mat
-        if v:
-            m.sel |= 1 << self.bit
-        else:
-            m.sel &= ~(1 << self.bit)
-
-
 class _Up:
     pass
 
@@ -145,17 +119,6 @@ def _button():
     p.value = gc.isenabled
     return p
 
-
-class ADC:
-    def __init__(self, mat, a):
-        self.mat = mat
-        self.a = a
-
-    def read_u16(self):
-        m = self.mat
-        ch = m.where[self.a * 16 + m.sel] - 1
-        f = m.frame
-        return (f[2 * ch] | (f[2 * ch + 1] << 8)) << m.shift
 
 
 class NeoPixel:
@@ -226,28 +189,23 @@ def step():
         # the harness, then nothing else: the base
         bd = _board()
         w = bd["wiring"]
-        import hw
-        from hw.mux import MuxScanner
         from hw.strip import Strip
         if w.get("i2c"):
             # an I2C board (the amr2 mat): its bus in a file of its own, whose
             # names would otherwise shift this port's name pools in every run
             import i2cbus
             mat = i2cbus.mat(w)
-        elif w.get("spi"):
+        else:
             # an SPI board (the lis2 mat), likewise in a file of its own
             import spibus
             mat = spibus.mat(w)
-        else:
-            mat = Mat(w["channels"], len(w["adc_pins"]), hw.adc_shift(bd.get("sensor", {}).get("max_counts", 4095)))
         B["mat"] = mat
         B["frames"] = open("frames.bin", "rb")
         B["host"] = open("host.bin", "rb")
         B["hdr"] = bytearray(8)
         B["port"] = Port(4096)
         B["clock"] = Clock()
-        B["parts"] = (MuxScanner, Strip, [ADC(mat, a) for a in range(len(w.get("adc_pins", ())))],
-                      [Pin(mat, k) for k in range(len(w.get("mux_select", ())))])
+        B["parts"] = Strip
         B["next_due"] = _next_host()
         from array import array
         B["prev"] = array("i", [0] * 14)
@@ -375,18 +333,16 @@ def _build():
     built, the wiring tables dropped, the app made and booted."""
     import hw
     import app
-    MuxScanner, Strip, adcs, selects = B["parts"]
+    Strip = B["parts"]
     bd = _board()
     w = bd["wiring"]
     mat = B["mat"]
     if w.get("i2c"):
         import i2cbus
         scanner = i2cbus.scanner(mat, w)
-    elif w.get("spi"):
+    else:
         import spibus
         scanner = spibus.scanner(mat, w)
-    else:
-        scanner = MuxScanner(adcs, selects, [(c[0], c[1]) for c in w["channels"]], mat.shift)
     led = w.get("led") or {}
     strip = Strip(NeoPixel(led["count"])) if led.get("count") else None
     buttons = []
@@ -539,35 +495,18 @@ def _record():
 
 
 def _speed():
-    """After the game, on the same interpreter: the scan loop with ADC reads
-    and select pin writes that cost one C call each (the chip's read_u16
-    time is added on the host from its published figure; an I2C board's
-    transactions likewise, mpscripts/i2cbus.py), and pystone."""
-    from hw.mux import MuxScanner
+    """After the game, on the same interpreter: the scan loop with its bus's
+    calls stood in by C functions (each transaction's time on the chip is
+    added on the host from its published figures: mpscripts/spibus.py,
+    mpscripts/i2cbus.py), and pystone."""
     bd = _board()
     w = bd["wiring"]
-
-    class Stand:
-        pass
-
     if w.get("i2c"):
         import i2cbus
         sc = i2cbus.report(B["app"].board.scanner, report)    # the scanner, its bus's calls stood in
-    elif w.get("spi"):
+    else:
         import spibus
         sc = spibus.report(B["app"].board.scanner, report, w)
-    else:
-        stands = []
-        for _ in w["adc_pins"]:
-            o = Stand()
-            o.read_u16 = time.ticks_ms      # a C function: no Python frame
-            stands.append(o)
-        pins = []
-        for _ in w.get("mux_select", []):
-            o = Stand()
-            o.value = abs                   # a C function of one argument, as Pin.value
-            pins.append(o)
-        sc = MuxScanner(stands, pins, [(c[0], c[1]) for c in w["channels"]], 0)
     bd = None
     best = 1 << 30
     for _ in range(5):

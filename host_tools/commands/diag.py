@@ -5,7 +5,7 @@
             uptime, scan loop figures, link errors, sensor faults
   channels  every channel's baseline, noise and health (dead, stuck,
             saturated, noisy, off baseline), and zones that read identically
-            (a multiplexer select line); exit code 1 when something is wrong
+            (a select line); exit code 1 when something is wrong
   zones     walk the zones: put a Bakugan on each zone in turn when asked;
             each zone must light up (its sensors respond, the board reports
             a landing on that zone) and go dark when it is taken off;
@@ -170,8 +170,8 @@ def channels(bl, args):
             print("%4d %4s %4s %8d %7.1f %6d %6d  %s" % (r["ch"], r["zone"], r["slot"], r["baseline"], r["noise"],
                                                        r["min"], r["max"], r["why"]))
     for a, b in dups:
-        print("zones %d and %d read identical values: multiplexer select line %s stuck or open"
-              % (a, b, "/".join(diagnose.select_line_hint(a, b))))
+        print("zones %d and %d read identical values: %s %s stuck or open"
+              % (a, b, diagnose.select_line_words(board), "/".join(diagnose.select_line_hint(board, a, b))))
     if not bad and not dups:
         print("all %d channels healthy" % len(rows))
         return 0

@@ -20,7 +20,7 @@ MIN_FRAMES = 20
 
 HEALTH_TEXT = {
     "ok": "ok",
-    "dead": "dead: reads 0 (sensor unpowered, open trace or its multiplexer input)",
+    "dead": "dead: reads 0 (sensor unpowered, an open trace or its select)",
     "saturated": "saturated: pinned at full scale (sensor output shorted high, or a magnet on it)",
     "stuck": "stuck: the value never changes (a real sensor always has some noise)",
     "noisy": "noisy: noise above twice the sensor's nominal",
@@ -110,7 +110,7 @@ def zone_channels(board):
 
 def identical_zones(board, frames):
     """Pairs of zones whose channels read exactly the same values in every
-    frame (a multiplexer select line stuck or open makes two zones one)."""
+    frame (a select line stuck or open makes two zones one)."""
     zc = zone_channels(board)
     if len(frames) < MIN_FRAMES:
         return []
@@ -129,10 +129,45 @@ def identical_zones(board, frames):
     return sorted(pairs)
 
 
-def select_line_hint(a, b):
-    """Which select line(s) differ between two zone numbers (S0 = 1 ...)."""
+def select_line_hint(board, a, b):
+    """What selects zones a and b apart, where the two read as one: on an
+    SPI mat the decoder address lines (A0-A3) and enables (E0, E1, ...) in
+    which their sensors' selects differ; on an I2C mat the multiplexers
+    (their addresses) or channels; else the multiplexer select lines of
+    the zone numbers (S0 = 1 ...)."""
+    w = board.get("wiring") or {}
+    zc = zone_channels(board)
+    for kind in ("spi", "i2c"):
+        bus = w.get(kind)
+        if not bus:
+            continue
+        sel = bus["sensors"]
+        diff = 0
+        dec = False
+        for ca, cb in zip(zc.get(a, []), zc.get(b, [])):
+            (da, oa), (db, ob) = sel[ca // 3], sel[cb // 3]
+            if kind == "spi":
+                diff |= oa ^ ob
+            else:
+                diff |= 0 if oa == ob else 1
+            dec = dec or da != db
+        if kind == "spi":
+            out = ["A%d" % k for k in range(4) if diff & (1 << k)]
+            return out + (["E%d/E%d" % (sel[zc[a][0] // 3][0], sel[zc[b][0] // 3][0])] if dec else [])
+        return (["multiplexer 0x%02x/0x%02x" % (sel[zc[a][0] // 3][0], sel[zc[b][0] // 3][0])] if dec else []) + \
+            (["its channel select"] if diff else [])
     d = a ^ b
     return ["S%d" % k for k in range(4) if d & (1 << k)]
+
+
+def select_line_words(board):
+    """What the lines select_line_hint names are, for a sentence."""
+    w = board.get("wiring") or {}
+    if w.get("spi"):
+        return "the sensors' decoder select line"
+    if w.get("i2c"):
+        return "the sensors' I2C multiplexer select"
+    return "multiplexer select line"
 
 
 class WalkZone:

@@ -52,12 +52,13 @@ def test_identical_zones_point_at_a_select_line(board):
     for t, v in fr:
         v = list(v)
         # zone z is decoder outputs 2z and 2z+1: address line A3 stuck high makes zone 3 read
-        # as zone 7; diagnose names zone bits in its multiplexer wording (S2)
+        # as zone 7
         for a, b in zip(z[3], z[7]):
             v[a] = v[b]
         out.append((t, v))
     assert diagnose.identical_zones(board, out) == [(3, 7)]
-    assert diagnose.select_line_hint(3, 7) == ["S2"]
+    assert diagnose.select_line_hint(board, 3, 7) == ["A3"]
+    assert diagnose.select_line_hint(board, 3, 11) == ["E0/E1"]     # zone 11: the other decoder, same outputs
     assert diagnose.identical_zones(board, fr) == []
 
 

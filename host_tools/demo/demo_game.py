@@ -581,9 +581,8 @@ def _run(mat, board, header, mode, seed, speed, players, view, out, port, open_b
     from host_tools.webview import state as wstate
     term = Terminal(out, board, header, mat)
     names = [p["name"] for p in header["players"]]
-    term.write("BakuMat demo: %s game on board %s (mat %s, world %s, %s), seed %s, speed %gx, firmware under %s%s" % (
-        header.get("mode", "official"), board["name"], board.get("mat", board["name"]), board.get("world"),
-        "kernel fit" if board.get("kernels") else "sheet level", seed, speed,
+    term.write("BakuMat demo: %s game on board %s (mat %s, world %s), seed %s, speed %gx, firmware under %s%s" % (
+        header.get("mode", "official"), board["name"], board.get("mat", board["name"]), board.get("world"), seed, speed,
         "the micropython binary (virtual board)" if firmware == "micropython" else "CPython",
         "" if players == "random" else "; you are %s" % names[HUMAN]))
     for i, p in enumerate(header["players"]):

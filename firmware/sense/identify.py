@@ -63,11 +63,13 @@ class Identifier:
 
     def level(self, zi, vec, nframes):
         """(level, standard error, plausible) of the field vec (a change of
-        the zone's state, averaged over nframes frames): the moment of its
-        kernel fit, plausible when min_level_sigma standard errors from
-        nothing and within bounds(zi)."""
-        par = self.p.params
-        noise = self.p.fr.noise
+        the zone's state, averaged over nframes frames): its kernel fit."""
+        return self._fitted(zi, vec, nframes, self.p.fr.noise, self.p.params)
+
+    def _fitted(self, zi, vec, nframes, noise, par):
+        """(moment, standard error, plausible) of the kernel fit of the
+        zone's change vec: plausible when the moment is min_level_sigma
+        standard errors from nothing and within bounds(zi)."""
         chs = self.p.zch[zi]
         hl = self.p.hl
         use = self.use
@@ -93,8 +95,8 @@ class Identifier:
         return m, se, ok
 
     def bounds(self, zi):
-        """(lowest, highest) moment a Bakugan landing on zi may fit: the
-        table's moment_range, widened to the weakest and the
+        """(lowest, highest) moment a Bakugan landing on zi may fit (kernel
+        boards): the table's moment_range, widened to the weakest and the
         strongest signature learnt so far (a real Bakugan's magnet is not
         known: the family's draw 10-70 mA m^2 against the table's 15-40),
         then by fit_moment_slack (a magnet a few mm up or tilted fits

@@ -205,7 +205,7 @@ def step():
         B["hdr"] = bytearray(8)
         B["port"] = Port(4096)
         B["clock"] = Clock()
-        B["strip"] = Strip
+        B["parts"] = Strip
         B["next_due"] = _next_host()
         from array import array
         B["prev"] = array("i", [0] * 14)
@@ -333,7 +333,7 @@ def _build():
     built, the wiring tables dropped, the app made and booted."""
     import hw
     import app
-    Strip = B["strip"]
+    Strip = B["parts"]
     bd = _board()
     w = bd["wiring"]
     mat = B["mat"]
@@ -353,7 +353,7 @@ def _build():
                      tx_budget=w.get("tx_budget", 256), listener=_listener() if P["phone"] else None)
     for k in ("channels", "adc_pins", "mux_select"):      # as app.main does
         w.pop(k, None)
-    B["strip"] = None
+    B["parts"] = None
     a = app.App(board, bd, profile=True)
     bd = None
     if not P["wasm"]:

@@ -140,6 +140,16 @@ def started(board, tmp_path):
     return vb, link
 
 
+def until_received(link, pred, timeout=60.0):
+    """Waits (while a Ticker pumps the link) until the host has received a
+    frame matching pred: the board may answer the page before the frame it
+    echoes on the serial link has crossed it."""
+    deadline = time.monotonic() + timeout
+    while not any(pred(f) for f in list(link.inbox)):
+        assert time.monotonic() < deadline, "the board sent no such frame within %.0f s" % timeout
+        time.sleep(0.01)
+
+
 def shut(vb, page, ticker):
     if ticker is not None:
         ticker.stop = True
@@ -232,6 +242,7 @@ def test_phone_enters_gate_values_and_an_ability_and_the_battle_matches(browser,
         for b in want:
             shown[b] = page.inner_text('#battle tr[data-bakugan="%s"] td.pw' % b)
         assert page.errors == [] and page.offline_requests == []
+        until_received(link, lambda f: f[1] == "input" and f[2].get("ev") == "which")
         ticker.join()
         ticker = None
         # what the host received over the serial link: Runo's answer (as
@@ -313,6 +324,7 @@ def test_phone_teaches_the_mat_a_bakugan(browser, tmp_path):
         # the drawing shows where the card and the Bakugan being taught go
         assert page.get_attribute('g.zone[data-zone="3"]', "data-teach") == "drago"
         assert "teach drago" in page.text_content('g.zone[data-zone="3"]')
+        until_received(link, lambda f: f[1] == "input")
         ticker.join()
         ticker = None
         echo = [b for _, typ, b in link.take("input")]

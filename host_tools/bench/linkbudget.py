@@ -38,24 +38,69 @@ def _board_frames(frames):
     return port.n
 
 
-def _hex12(t, v):
-    return '{"t":%d,"x":"%s"}' % (t, "".join(["%03x" % x for x in v]))
+def value_bits(board):
+    """Bits a value of the board's sensor takes (16 on the LIS2MDL mat:
+    max_counts 65535)."""
+    return max(1, int(board["sensor"]["max_counts"]).bit_length())
 
 
-def _b64_12(t, v):
+def _hex(bits):
+    digits = (bits + 3) // 4
+    fmt = "%%0%dx" % digits
+
+    def enc(t, v):
+        return '{"t":%d,"x":"%s"}' % (t, "".join([fmt % x for x in v]))
+    return enc
+
+
+def pack(v, bits):
+    """The values as one bit string, each `bits` wide, most significant
+    first, padded with zeros to whole bytes."""
     out = bytearray()
-    for i in range(0, len(v) - 1, 2):
-        a, b = v[i], v[i + 1]
-        out += bytes(((a >> 4) & 0xFF, ((a & 15) << 4) | (b >> 8), b & 0xFF))
-    if len(v) % 2:
-        a = v[-1]
-        out += bytes(((a >> 4) & 0xFF, (a & 15) << 4))
-    return '{"t":%d,"b":"%s"}' % (t, base64.b64encode(bytes(out)).decode())
+    acc = 0
+    n = 0
+    mask = (1 << bits) - 1
+    for x in v:
+        if not 0 <= x <= mask:
+            raise ValueError("value %d does not fit %d bits" % (x, bits))
+        acc = (acc << bits) | x
+        n += bits
+        while n >= 8:
+            n -= 8
+            out.append((acc >> n) & 0xFF)
+        acc &= (1 << n) - 1
+    if n:
+        out.append((acc << (8 - n)) & 0xFF)
+    return bytes(out)
 
 
-ENCODINGS = (("json as the board sends it (protocol v1 `frame`)", None),
-             ("hex, 3 digits per value", _hex12),
-             ("base64 of packed 12-bit", _b64_12))
+def unpack(data, bits, count):
+    """pack()'s inverse: count values of `bits` each."""
+    acc = 0
+    n = 0
+    out = []
+    for b in data:
+        acc = (acc << 8) | b
+        n += 8
+        while n >= bits and len(out) < count:
+            n -= bits
+            out.append((acc >> n) & ((1 << bits) - 1))
+        acc &= (1 << n) - 1
+    return out
+
+
+def _b64(bits):
+    def enc(t, v):
+        return '{"t":%d,"b":"%s"}' % (t, base64.b64encode(pack(v, bits)).decode())
+    return enc
+
+
+def encodings(board):
+    """(name, encoder or None for the board's own) for the board's value width."""
+    bits = value_bits(board)
+    return (("json as the board sends it (protocol v1 `frame`)", None),
+            ("hex, %d digits per value" % ((bits + 3) // 4), _hex(bits)),
+            ("base64 of packed %d-bit values" % bits, _b64(bits)))
 
 
 def sample_frames(board, seconds=20, seed=1):
@@ -76,7 +121,7 @@ def measure(board, frames):
     from link import codec
     rate = board["rate_hz"]
     rows = []
-    for name, enc in ENCODINGS:
+    for name, enc in encodings(board):
         total = 0
         if enc is None:
             total = _board_frames(frames)
@@ -100,14 +145,32 @@ def report(board, rows, frames):
     return "\n".join(lines)
 
 
+def markdown(board, rows, frames):
+    """The report as docs/host-cli.md's table."""
+    lines = ["%s, %d channels at %s Hz, %d simulated frames (`python -m host_tools.bench.linkbudget --markdown`):"
+             % (board["name"], len(board["sensors"]), board["rate_hz"], len(frames)), "",
+             "| encoding of a `frame` | bytes/frame | bytes/s | of 921600 baud | of 115200 baud |",
+             "|---|---|---|---|---|"]
+    for r in rows:
+        lines.append("| %s | %.0f | %.0f | %.1f %% | %.0f %% |" % (
+            r["encoding"], r["bytes_per_frame"], r["bytes_per_s"], 100 * r["load"][921600],
+            100 * r["load"][115200]))
+    return "\n".join(lines)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools.bench.linkbudget")
     ap.add_argument("--board", default=boards.REFERENCE)
     ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--markdown", action="store_true", help="the table as docs/host-cli.md has it")
     a = ap.parse_args(argv)
-    board = boards.offered(a.board)
+    try:
+        board = boards.offered(a.board)
+    except boards.BoardError as e:
+        ap.exit(2, "linkbudget: %s\n" % e)
     frames = sample_frames(board, a.seconds)
-    print(report(board, measure(board, frames), frames))
+    rows = measure(board, frames)
+    print((markdown if a.markdown else report)(board, rows, frames))
 
 
 if __name__ == "__main__":

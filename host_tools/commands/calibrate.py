@@ -27,8 +27,9 @@ def run(args):
         frames = diag.listen(bl, args.seconds, "Checking")
         rows = diagnose.classify(board, diagnose.channel_stats(frames))
         zero = board["sensor"]["zero_counts"]
+        off = diagnose.offset_limit(board)
         busy = sorted(set(r["zone"] for r in rows if r["health"] != "dead"
-                          and abs(r["baseline"] - zero) > diagnose.OFFSET_COUNTS))
+                          and abs(r["baseline"] - zero) > off))
         broken = [r for r in rows if r["health"] in ("dead", "stuck", "noisy")]
         if busy and not args.force:
             raise UserError("zone(s) %s do not look empty (sensors far from their zero-field value): clear the mat "

@@ -163,7 +163,7 @@ def channels(bl, args):
         return 1 if bad or dups else 0
     s = board["sensor"]
     print("%d frames; expected baseline %d +- %d, noise up to %.1f counts rms"
-          % (len(frames), s["zero_counts"], diagnose.OFFSET_COUNTS, diagnose.NOISE_FACTOR * s["noise_counts_rms"]))
+          % (len(frames), s["zero_counts"], diagnose.offset_limit(board), diagnose.NOISE_FACTOR * s["noise_counts_rms"]))
     print("%4s %4s %4s %8s %7s %6s %6s  %s" % ("ch", "zone", "slot", "baseline", "noise", "min", "max", "health"))
     for r in rows:
         if args.all or r["health"] != "ok":

@@ -8,12 +8,18 @@ and `bakumat diag zones` compute from the board's `frame` stream.
 
 Thresholds come from the board definition's `sensor` block (zero_counts,
 noise_counts_rms, max_counts, counts_per_mT) and the bring-up figures in
-hardware/bring-up.md: baseline within 150 counts of zero_counts, noise at
-most twice the nominal rms.
+hardware/bring-up.md: baseline within offset_limit(board) of zero_counts,
+noise at most twice the nominal rms.
 """
 import math
 
-OFFSET_COUNTS = 150     # baseline tolerance around sensor.zero_counts (ADC gain/offset spread)
+OFFSET_COUNTS = 150     # baseline tolerance around sensor.zero_counts, at least (an ADC's gain/offset spread)
+# ... and in field: a magnetometer on an empty mat reads Earth's field, 25-65
+# uT along whatever axis (../shared/field-notes.md), plus its own zero-field
+# offset (LIS2MDL: +-60 mG = 6 uT before its offset cancellation) and a
+# little from steel nearby: 0.1 mT is all of that with room; a Bakugan left
+# on a zone reads more on its nearest part (0.2 mT and up through a card)
+OFFSET_MT = 0.1
 NOISE_FACTOR = 2.0      # noise above this many times the nominal rms is "noisy"
 RAIL_FRACTION = 0.02    # within 2 % of 0 or full scale = pinned at a rail
 MIN_FRAMES = 20
@@ -57,6 +63,14 @@ def channel_stats(frames):
     return out
 
 
+def offset_limit(board):
+    """Counts a healthy channel's baseline may lie from sensor.zero_counts
+    on an empty mat: OFFSET_MT of field (Earth's and the part's own) in the
+    board's counts, never below OFFSET_COUNTS (667 on the LIS2MDL mat)."""
+    s = board["sensor"]
+    return max(OFFSET_COUNTS, int(round(OFFSET_MT * float(s.get("counts_per_mT") or 0))))
+
+
 def classify(board, stats):
     """One dict per channel: ch, zone, slot, baseline, noise, health, why."""
     sensor = board["sensor"]
@@ -64,6 +78,7 @@ def classify(board, stats):
     zero = sensor["zero_counts"]
     nominal = sensor["noise_counts_rms"]
     rail = RAIL_FRACTION * full
+    off = offset_limit(board)
     zone_of = _zone_of_channel(board)
     rows = []
     for c, st in enumerate(stats):
@@ -75,7 +90,7 @@ def classify(board, stats):
             h = "stuck"
         elif st["noise"] > max(2.0, NOISE_FACTOR * nominal):
             h = "noisy"
-        elif abs(st["mean"] - zero) > OFFSET_COUNTS:
+        elif abs(st["mean"] - zero) > off:
             h = "offset"
         else:
             h = "ok"

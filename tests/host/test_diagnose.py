@@ -22,6 +22,23 @@ def test_healthy_mat_is_all_ok(board):
     assert bad == []
     zero = board["sensor"]["zero_counts"]
     assert all(abs(r["baseline"] - zero) < 150 for r in rows)
+
+
+def test_earths_field_is_no_fault_and_a_bakugan_left_is(board):
+    # a real LIS2MDL mat reads Earth's field on an empty table: up to 65 uT
+    # along an axis (433 counts), the part's own offset on top
+    per_mT = board["sensor"]["counts_per_mT"]
+    assert diagnose.offset_limit(board) == round(0.1 * per_mT)
+    fr = [(t, list(v)) for t, v in frames_of(board, "idle 2s")]
+    for t, v in fr:
+        for c in range(0, len(v), 3):
+            v[c] -= int(0.030 * per_mT)        # Earth's field: 30 uT north, 45 uT down
+            v[c + 2] += int(0.045 * per_mT)
+        v[19] += int(0.065 * per_mT)           # and all of it along one (y) axis
+        v[40] += int(0.25 * per_mT)            # a Bakugan's field left on one part
+    rows = diagnose.classify(board, diagnose.channel_stats(fr))
+    assert [r["ch"] for r in rows if r["health"] != "ok"] == [40]
+    assert rows[40]["health"] == "offset"
     assert rows[13]["zone"] == 2 and rows[13]["slot"] == 1
 
 
@@ -39,7 +56,7 @@ def test_noisy_and_offset(board):
     fr = [(t, list(v)) for t, v in fr]
     for i, (t, v) in enumerate(fr):
         v[5] += 100 if i % 2 else -100    # a rail ripple on channel 5 (5x the sensor's noise)
-        v[6] += 400                        # a magnet left near channel 6
+        v[6] += 1500                       # a magnet left near channel 6 (0.22 mT)
     rows = diagnose.classify(board, diagnose.channel_stats(fr))
     assert rows[5]["health"] == "noisy"
     assert rows[6]["health"] == "offset"
